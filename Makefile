@@ -1,0 +1,106 @@
+# foldkit - small, fast filters for profiler stacks.
+# make [all] | test | check | demo | bench | install | uninstall | clean
+
+VERSION = 0.1.0
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DESTDIR ?=
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+LDFLAGS ?=
+WARNFLAGS = -std=c11 -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes
+ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DFOLDKIT_VERSION='"$(VERSION)"' \
+	-Ilib $(CPPFLAGS)
+ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS)
+
+# Everything built goes below $(BUILD).
+BUILD ?= build
+TOOLS = foldtop
+LIBSRC = $(wildcard lib/*.c)
+LIBOBJ = $(LIBSRC:lib/%.c=$(BUILD)/obj/lib/%.o)
+BINS = $(TOOLS:%=$(BUILD)/bin/%)
+MAN1 = $(TOOLS:%=man/%.1)
+MAN5 = man/folded.5
+
+# Sanitizer build for `make check`.
+SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+
+BATSFLAGS ?=
+
+.PHONY: all test check demo bench install uninstall clean lint
+
+all: $(BINS)
+
+$(BUILD)/libfold.a: $(LIBOBJ)
+	@rm -f $@
+	$(AR) rcs $@ $(LIBOBJ)
+
+$(BUILD)/obj/lib/%.o: lib/%.c lib/fold.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/cmd/%.o: cmd/%.c lib/fold.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
+
+# Helpers the tests use (no python or jq needed).
+TESTTOOLS = $(BUILD)/test/jsoncheck
+$(BUILD)/test/%: tests/tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+# The test suite: bats over the built binaries (installs bats if missing).
+test: all $(TESTTOOLS)
+	@bats=$$(sh tests/find-bats) || exit 1; \
+	FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin FOLDKIT_TESTBIN=$(CURDIR)/$(BUILD)/test \
+		LC_ALL=C "$$bats" $(BATSFLAGS) tests
+
+# The suite again under AddressSanitizer + UBSan, warnings as errors.
+check: test
+	$(MAKE) BUILD=build/san CFLAGS='$(SANFLAGS) -Werror' \
+		LDFLAGS='-fsanitize=address,undefined' all
+	@bats=$$(sh tests/find-bats) || exit 1; \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	FOLDKIT_BIN=$(CURDIR)/build/san/bin FOLDKIT_TESTBIN=$(CURDIR)/$(BUILD)/test \
+	FOLDKIT_SAN=1 LC_ALL=C \
+		"$$bats" $(BATSFLAGS) tests
+
+demo: all
+	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin sh examples/demo.sh
+
+bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat
+	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin BENCH=$(CURDIR)/$(BUILD)/bench \
+		sh tests/bench/run.sh
+
+$(BUILD)/bench/%: tests/bench/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	for t in $(TOOLS); do cp -f $(BUILD)/bin/$$t $(DESTDIR)$(BINDIR)/$$t; \
+		chmod 755 $(DESTDIR)$(BINDIR)/$$t; done
+	for m in $(MAN1); do cp -f $$m $(DESTDIR)$(MANDIR)/man1/; done
+	cp -f $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+
+uninstall:
+	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$$t \
+		$(DESTDIR)$(MANDIR)/man1/$$t.1; done
+	rm -f $(DESTDIR)$(MANDIR)/man5/folded.5
+
+# mandoc -Tlint over the pages, when mandoc is installed.
+lint:
+	@if command -v mandoc >/dev/null; then mandoc -Tlint -Wwarning $(MAN1) $(MAN5); \
+	else echo "mandoc not installed: man pages not linted"; fi
+
+clean:
+	rm -rf build

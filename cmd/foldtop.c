@@ -1,0 +1,229 @@
+/* foldtop - rank the functions of folded stacks by self and total samples. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+
+static const char usage[] =
+    "foldtop [-F] [-n N] [--focus RE] [--format text|tsv|csv|json]\n"
+    "               [--ignore RE] [--min-percent P] [--no-header]\n"
+    "               [--percent-of total|shown] [--sort self|total|name]\n"
+    "               [--strict] [--strip-annotations] [file ...]\n";
+
+static const char help[] =
+    "Rank the functions of folded stacks: self (samples where the function\n"
+    "is the leaf) and total (samples in which it appears, once per sample).\n"
+    "\n"
+    "  -n, --limit N           print the first N functions only\n"
+    "      --sort KEY          self (default), total or name\n"
+    "      --min-percent P     drop functions under P% (of the sort column)\n"
+    "      --focus RE          keep only samples with a frame matching RE\n"
+    "      --ignore RE         drop samples with a frame matching RE\n"
+    "  -F, --fixed-strings     --focus and --ignore are fixed strings\n"
+    "      --percent-of WHAT   total (all samples, default) or shown (kept\n"
+    "                          by --focus and --ignore)\n"
+    "      --strip-annotations merge name_[k] _[j] _[i] _[w] with name\n"
+    "      --format FMT        text (default), tsv, csv or json\n"
+    "      --no-header         no header row\n"
+    "      --strict            the first invalid line is an error\n"
+    "  -h, --help              this help\n"
+    "      --version           print the version\n";
+
+enum { OPT_SORT = FOLD_OPT_TOOL, OPT_PCTOF, OPT_STRIP };
+enum { SORT_SELF, SORT_TOTAL, SORT_NAME };
+
+static const struct option longopts[] = {
+	FOLD_COMMON_LONGOPTS,
+	{ "sort", 1, NULL, OPT_SORT },
+	{ "percent-of", 1, NULL, OPT_PCTOF },
+	{ "strip-annotations", 0, NULL, OPT_STRIP },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct fn {
+	fold_num self, total;
+	uint64_t stamp;		/* last sample counted in total; 0: never */
+};
+
+static struct fold_intern names;
+static struct fn *fns;
+static int sortkey, frac;
+
+static int
+numcmp(fold_num a, fold_num b)
+{
+	if (frac) {
+		double x = fold_num_dbl(a), y = fold_num_dbl(b);
+
+		return (x > y) - (x < y);
+	}
+	return (a.i > b.i) - (a.i < b.i);
+}
+
+static int
+cmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int c = 0;
+
+	if (sortkey == SORT_SELF)
+		c = numcmp(fns[b].self, fns[a].self);
+	else if (sortkey == SORT_TOTAL)
+		c = numcmp(fns[b].total, fns[a].total);
+	if (c == 0)
+		c = fold_strcmp(fold_intern_str(&names, a),
+		    fold_intern_str(&names, b));
+	return c;
+}
+
+static double
+pct(fold_num n, double denom)
+{
+	return denom > 0 ? 100.0 * fold_num_dbl(n) / denom : 0.0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct fold_col cols[] = {
+		{ "self", FOLD_COL_COUNT }, { "self%", FOLD_COL_PCT },
+		{ "sum%", FOLD_COL_PCT }, { "total", FOLD_COL_COUNT },
+		{ "total%", FOLD_COL_PCT }, { "name", FOLD_COL_STR },
+	};
+	struct fold_common o;
+	struct fold_reader r;
+	struct fold_filter filt;
+	struct fold_sample s;
+	struct fold_table tab;
+	fold_num kept = { 0, 0 }, dropped_self = { 0, 0 };
+	uint32_t *ids = NULL, *order;
+	size_t idcap = 0, nids, pos, flen, fcap = 0, nrows, k, shown;
+	uint64_t seq = 0;
+	const char *f;
+	double denom, sum = 0, p;
+	int c, strip = 0, pctshown = 0, status;
+
+	fold_init(argv[0]);
+	fold_common_init(&o);
+	while ((c = getopt_long(argc, argv, FOLD_COMMON_SHORTOPTS, longopts,
+	    NULL)) != -1) {
+		if (fold_opt_common(&o, c, optarg, usage, help))
+			continue;
+		switch (c) {
+		case OPT_SORT:
+			if (strcmp(optarg, "self") == 0)
+				sortkey = SORT_SELF;
+			else if (strcmp(optarg, "total") == 0)
+				sortkey = SORT_TOTAL;
+			else if (strcmp(optarg, "name") == 0)
+				sortkey = SORT_NAME;
+			else
+				fold_die(2, "invalid sort key '%s' (want self, "
+				    "total or name)", optarg);
+			break;
+		case OPT_PCTOF:
+			if (strcmp(optarg, "total") == 0)
+				pctshown = 0;
+			else if (strcmp(optarg, "shown") == 0)
+				pctshown = 1;
+			else
+				fold_die(2, "invalid --percent-of '%s' (want "
+				    "total or shown)", optarg);
+			break;
+		case OPT_STRIP:
+			strip = 1;
+			break;
+		default:
+			fold_usage(usage);
+		}
+	}
+	fold_filter_init(&filt, &o);
+	fold_intern_init(&names);
+	fold_reader_init(&r, argc - optind, argv + optind, o.strict);
+
+	while (fold_read(&r, &s)) {
+		nids = 0;
+		pos = 0;
+		while (fold_next_frame(s.stack, s.stacklen, &pos, &f, &flen)) {
+			if (strip)
+				flen = fold_strip_annotation(f, flen);
+			fold_grow(&ids, &idcap, nids + 1, sizeof(*ids));
+			ids[nids++] = fold_intern(&names, f, flen, NULL);
+		}
+		fold_grow(&fns, &fcap, fold_intern_count(&names), sizeof(*fns));
+		if (fold_filter_active(&filt) &&
+		    !fold_filter_pass(&filt, &names, ids, nids))
+			continue;
+		fold_num_add(&kept, s.count);	/* <= r.total: cannot wrap */
+		fold_num_add(&fns[ids[nids - 1]].self, s.count);
+		seq++;
+		for (k = 0; k < nids; k++) {
+			struct fn *fp = &fns[ids[k]];
+
+			if (fp->stamp != seq) {
+				fp->stamp = seq;
+				fold_num_add(&fp->total, s.count);
+			}
+		}
+	}
+	status = fold_reader_end(&r);
+	frac = r.frac;
+
+	/* The functions seen in kept samples, sorted. */
+	order = xmalloc((fold_intern_count(&names) + 1) * sizeof(*order));
+	for (nrows = 0, k = 0; k < fold_intern_count(&names); k++)
+		if (fns[k].stamp != 0)
+			order[nrows++] = (uint32_t)k;
+	qsort(order, nrows, sizeof(*order), cmp);
+
+	denom = fold_num_dbl(pctshown ? kept : r.total);
+	fold_table_init(&tab, cols, 6, frac);
+	for (shown = 0, k = 0; k < nrows; k++) {
+		struct fn *fp = &fns[order[k]];
+		union fold_cell *row;
+
+		p = pct(sortkey == SORT_TOTAL ? fp->total : fp->self, denom);
+		if ((o.limit > 0 && shown >= o.limit) || p < o.minpct) {
+			fold_num_add(&dropped_self, fp->self);
+			continue;
+		}
+		shown++;
+		sum += pct(fp->self, denom);
+		row = fold_table_row(&tab);
+		row[0].n = fp->self;
+		row[1].pct = pct(fp->self, denom);
+		row[2].pct = sum;
+		row[3].n = fp->total;
+		row[4].pct = pct(fp->total, denom);
+		row[5].str = fold_intern_str(&names, order[k]);
+	}
+
+	if (o.format == FOLD_FMT_JSON) {
+		fo_puts("{\"samples\": ");
+		fo_num(r.total, frac);
+		fo_puts(", \"kept\": ");
+		fo_num(kept, frac);
+		fo_printf(", \"functions\": %zu, \"shown\": %zu, \"rows\": ",
+		    nrows, shown);
+		fold_table_print(&tab, o.format, o.noheader);
+		fo_puts("}\n");
+	} else {
+		fold_table_print(&tab, o.format, o.noheader);
+		if (o.format == FOLD_FMT_TEXT && shown < nrows) {
+			fo_printf("(%zu more function%s not shown, ", nrows - shown,
+			    nrows - shown == 1 ? "" : "s");
+			fo_printf("%.2f%% of self samples)\n",
+			    pct(dropped_self, denom));
+		}
+	}
+	fold_table_free(&tab);
+	free(order);
+	free(ids);
+	free(fns);
+	fold_filter_free(&filt);
+	fold_intern_free(&names);
+	free(o.focus);
+	free(o.ignore);
+	return fo_end(status);
+}

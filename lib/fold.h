@@ -1,0 +1,377 @@
+/*
+ * fold.h - libfold, the shared core of the foldkit tools.
+ *
+ * Every foldkit binary is a thin main() over these units.  The rules that
+ * hold for the whole library:
+ *
+ *  - Out of memory is fatal: the x*() allocators print "prog: out of memory"
+ *    and exit 1.  No other function returns an allocation failure.
+ *  - Nothing allocates per input line.  Memory grows with the number of
+ *    distinct strings (stacks, frames) and with the longest line, never with
+ *    the size of the input.
+ *  - Strings are bytes with a length.  Names may hold any byte, NUL
+ *    included; nothing here relies on NUL termination of input data.
+ *  - All output to stdout goes through the fo_*() writer.  A write error is
+ *    fatal ("prog: write error: ...", exit 1); a closed pipe (EPIPE) ends the
+ *    program quietly with status 0.
+ *  - Messages go to stderr as "prog: file:line: what is wrong".
+ *  - Exit status: 0 success, 1 error in data or I/O, 2 usage error.
+ */
+#ifndef FOLD_H
+#define FOLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef FOLDKIT_VERSION
+#define FOLDKIT_VERSION "0.1.0"
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FOLD_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define FOLD_PRINTF(a, b)
+#endif
+
+/* ---- util.c: program name, messages, allocation ----------------------- */
+
+extern const char *fold_prog;	/* basename of argv[0], for messages */
+
+/* Set fold_prog and ignore SIGPIPE (a closed pipe is seen as EPIPE by the
+ * writer, which ends quietly).  Call first in main(). */
+void fold_init(const char *argv0);
+void fold_warn(const char *fmt, ...) FOLD_PRINTF(1, 2);	/* prog: msg */
+_Noreturn void fold_die(int status, const char *fmt, ...) FOLD_PRINTF(2, 3);
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* Grow *arr (elements of elsize bytes, capacity *cap) so that index need-1
+ * is valid; new elements are zeroed.  Doubles, so amortised O(1). */
+void fold_grow(void *arrp, size_t *cap, size_t need, size_t elsize);
+
+/* ---- in.c: the line reader --------------------------------------------- */
+
+/*
+ * Reads the files of a list in order ("-" or an empty list is stdin) with
+ * read(2) into one buffer and hands out lines without copying.  A line is
+ * valid until the next fold_in_line() call; it excludes the '\n' (a '\r'
+ * before it is kept: callers decide).  A line longer than the buffer grows
+ * the buffer, so lines of any length work; the buffer never shrinks.  A last
+ * line without a newline is returned, with nonl set.
+ *
+ * A file that cannot be opened or read is reported ("prog: name: error"),
+ * status becomes 1 and reading goes on with the next file.
+ */
+struct fold_in {
+	char **files;		/* the list; NULL means stdin only */
+	int nfiles, next;	/* list length, index of the next to open */
+	int fd;			/* current descriptor, -1 between files */
+	const char *name;	/* current file name, "<stdin>" for stdin */
+	unsigned long long lineno;	/* line number of the last line returned */
+	int newfile;		/* the last line returned is a file's first */
+	int nonl;		/* the last line returned had no '\n' */
+	int status;		/* 1 once an open or read error happened */
+	char *buf;
+	size_t cap, pos, end;	/* buf[pos..end) is unread data */
+	int eof;		/* current file fully read */
+};
+
+void fold_in_init(struct fold_in *in, int nfiles, char **files);
+/* 1: a line in *line, *len; 0: end of all input. */
+int fold_in_line(struct fold_in *in, const char **line, size_t *len);
+void fold_in_free(struct fold_in *in);
+
+/* ---- out.c: the buffered writer for stdout ----------------------------- */
+
+void fo_write(const void *p, size_t n);
+void fo_putc(int c);
+void fo_puts(const char *s);
+void fo_u64(uint64_t v);
+void fo_printf(const char *fmt, ...) FOLD_PRINTF(1, 2);
+/* Write out the buffer; on error print "prog: write error: ..." and exit 1
+ * (EPIPE: exit 0 quietly).  Call before exiting. */
+void fo_flush(void);
+/* fo_flush(), then return status: "return fo_end(status);" ends main(). */
+int fo_end(int status);
+
+/* ---- hash.c, arena.c, intern.c: strings and tables --------------------- */
+
+uint64_t fold_hash(const void *p, size_t n);
+
+/* An arena hands out memory that lives until fold_arena_free(). */
+struct fold_arena {
+	struct fold_chunk *head;
+	char *cur;
+	size_t left;
+};
+void *fold_arena_alloc(struct fold_arena *a, size_t n);	/* 8-aligned */
+void fold_arena_free(struct fold_arena *a);
+
+/*
+ * An interning table: byte strings to dense ids 0, 1, 2, ... in order of
+ * first sight, by open addressing.  The table copies each new string into
+ * its arena; fold_intern_str() pointers stay valid until fold_intern_free().
+ * Callers keep per-id data in their own arrays, grown with fold_grow() to
+ * fold_intern_count().
+ */
+struct fold_str {
+	const char *s;
+	size_t len;
+};
+struct fold_intern {
+	uint64_t *slots;	/* 0 empty, else (hash & ~mask) | (id + 1) */
+	size_t mask;		/* slots - 1; slots is a power of two */
+	size_t n;		/* strings held */
+	struct fold_str *strs;	/* by id */
+	size_t cap;
+	struct fold_arena arena;
+};
+void fold_intern_init(struct fold_intern *t);
+/* The id of s, adding it if new (*isnew set to 1, else 0; isnew may be
+ * NULL).  h must be fold_hash(s, len). */
+uint32_t fold_intern_h(struct fold_intern *t, const char *s, size_t len,
+    uint64_t h, int *isnew);
+uint32_t fold_intern(struct fold_intern *t, const char *s, size_t len,
+    int *isnew);
+static inline size_t fold_intern_count(const struct fold_intern *t) { return t->n; }
+static inline struct fold_str fold_intern_str(const struct fold_intern *t, uint32_t id) { return t->strs[id]; }
+void fold_intern_free(struct fold_intern *t);
+
+/* Byte order of two strings, shorter first on a common prefix. */
+int fold_strcmp(struct fold_str a, struct fold_str b);
+
+/* ---- count.c: sample counts -------------------------------------------- */
+
+/*
+ * A count is an exact unsigned 64-bit integer, plus a fractional part for
+ * inputs with decimal counts.  Sums of integers are exact; fold_num_add()
+ * never wraps.
+ */
+typedef struct {
+	uint64_t i;
+	double f;
+} fold_num;
+
+static inline double fold_num_dbl(fold_num n) { return (double)n.i + n.f; }
+/* a += b; returns -1 (a unchanged) if the integer part would overflow. */
+int fold_num_add(fold_num *a, fold_num b);
+/* Parse a whole count: digits, or digits '.' digits ("1.5", "3.").
+ * 0: ok; FOLD_ENEG, FOLD_EBIG, FOLD_ECOUNT on error. */
+int fold_num_parse(const char *s, size_t len, fold_num *out);
+/* Write n: an integer when frac is 0, else the shortest decimal that reads
+ * back as the same double. */
+void fo_num(fold_num n, int frac);
+/* Format a double with the shortest round-trip decimal into buf (>= 48 bytes). */
+size_t fold_fmt_double(char *buf, double d);
+
+/* ---- folded.c: the folded-stack format (see folded(5)) ----------------- */
+
+enum {
+	FOLD_OK = 0,
+	FOLD_BLANK,		/* empty or blank line: skipped, not an error */
+	FOLD_ECOUNT,		/* no count after the stack */
+	FOLD_ENEG,		/* negative count */
+	FOLD_EBIG,		/* count larger than 2^64 - 1 */
+	FOLD_EEMPTY,		/* count but no stack */
+	FOLD_EOVERFLOW		/* sum of counts larger than 2^64 - 1 */
+};
+const char *fold_errstr(int err);
+
+struct fold_sample {
+	const char *stack;	/* points into the line; not NUL-terminated */
+	size_t stacklen;
+	fold_num count;		/* the count (the NEW one in STACK OLD NEW) */
+	int frac;		/* count has a decimal part */
+	int diff;		/* line had two counts */
+	fold_num old;		/* the OLD count when diff */
+};
+/* Parse one line (trailing '\r' and blanks allowed).  FOLD_OK or an error. */
+int fold_parse_line(const char *line, size_t len, struct fold_sample *s);
+
+/*
+ * The folded reader: lines from a fold_in, parsed; invalid lines counted and
+ * skipped.  fold_read() returns the next valid sample (1) or 0 at the end.
+ * Totals of the accepted counts are kept exactly: a line that would push
+ * total or total_old past 2^64 - 1 is rejected as FOLD_EOVERFLOW.
+ * With strict, the first invalid line is fatal (message, exit 1).
+ * fold_reader_end() reports the invalid lines once ("prog: file:line: ...;
+ * N invalid lines skipped") and returns the exit status so far.
+ */
+struct fold_reader {
+	struct fold_in in;
+	int strict;
+	fold_num total, total_old;	/* sums of accepted counts */
+	int frac;			/* a decimal count was seen */
+	int diff;			/* a two-count line was seen */
+	uint64_t lines;			/* all lines read, blank included */
+	uint64_t samples;		/* accepted lines */
+	uint64_t invalid;		/* rejected lines */
+	int first_err;			/* error of the first rejected line */
+	char *first_file;
+	unsigned long long first_line;
+	int overflow;			/* some line was rejected for overflow */
+};
+void fold_reader_init(struct fold_reader *r, int nfiles, char **files,
+    int strict);
+int fold_read(struct fold_reader *r, struct fold_sample *s);
+int fold_reader_end(struct fold_reader *r);
+
+/* Split helpers: the next frame of a stack.  *pos starts at 0; returns 0
+ * when no frame is left.  Frames may be empty ("a;;b"). */
+int fold_next_frame(const char *stack, size_t len, size_t *pos,
+    const char **f, size_t *flen);
+/* Length of name without a trailing annotation _[k] _[j] _[i] _[w]. */
+size_t fold_strip_annotation(const char *name, size_t len);
+
+/* ---- regex.c: patterns ------------------------------------------------- */
+
+/*
+ * POSIX extended regular expressions, with Perl's \w \W \d \D \s \S
+ * accepted (translated to bracket expressions), or fixed strings.  Matching
+ * works on byte strings with a length; a copy with a NUL is made internally,
+ * so a NUL byte in a subject ends the subject for the regex engine.
+ */
+enum { FOLD_RE_FIXED = 1, FOLD_RE_ICASE = 2 };
+struct fold_re {
+	int flags;
+	int compiled;
+	void *re;		/* regex_t, opaque here */
+	char *lit;		/* fixed string */
+	size_t litlen;
+	size_t group1;		/* ERE number of the first capturing group */
+	char *scratch;		/* NUL-terminated copy of the subject */
+	size_t scap;
+};
+/* Translate a Perl-style pattern to POSIX ERE: \w \W \d \D \s \S (also
+ * inside [...]), Perl escapes inside [...], (?:...) groups, lazy quantifiers
+ * (matched greedily).  Returns a malloc'd string and in *group1 the ERE
+ * group number of the first capturing group (0: none), or NULL with a
+ * message in err (errlen bytes). */
+char *fold_re_translate(const char *pat, size_t *group1, char *err,
+    size_t errlen);
+/* 0 on success; -1 with a message in err. */
+int fold_re_compile(struct fold_re *re, const char *pat, int flags,
+    char *err, size_t errlen);
+/* 1 if s matches; then [*so, *eo) is the first capture group if the pattern
+ * has one and it took part, else the whole match.  so/eo may be NULL. */
+int fold_re_match(struct fold_re *re, const char *s, size_t len,
+    size_t *so, size_t *eo);
+void fold_re_free(struct fold_re *re);
+/* Compile or exit 2 with "prog: bad pattern 'P': why". */
+void fold_re_xcompile(struct fold_re *re, const char *pat, int flags);
+
+/* ---- esc.c: escaping for the output formats ---------------------------- */
+
+void fo_json_str(const char *s, size_t len);	/* "..." valid JSON text */
+void fo_csv_field(const char *s, size_t len);	/* RFC 4180 quoting */
+void fo_tsv_field(const char *s, size_t len);	/* \t \n \r \\ escaped */
+
+/* ---- table.c: tables in four formats ----------------------------------- */
+
+enum { FOLD_FMT_TEXT, FOLD_FMT_TSV, FOLD_FMT_CSV, FOLD_FMT_JSON };
+/* "text" "tsv" "csv" "json" to FOLD_FMT_*, or -1. */
+int fold_fmt_parse(const char *s);
+
+enum { FOLD_COL_COUNT, FOLD_COL_PCT, FOLD_COL_STR, FOLD_COL_INT };
+struct fold_col {
+	const char *name;
+	int type;
+};
+union fold_cell {
+	fold_num n;		/* COUNT */
+	double pct;		/* PCT, 0..100 */
+	uint64_t u;		/* INT */
+	struct fold_str str;	/* STR: not copied, must outlive the table */
+};
+/*
+ * A table is filled row by row and printed at once (text needs the column
+ * widths).  Text: columns aligned, two spaces apart, numbers right-aligned,
+ * the last column unpadded; percentages as "12.34%".  TSV/CSV: raw numbers
+ * (percentages with 4 decimals), one header row unless noheader.  JSON: an
+ * array of objects keyed by column name; the caller writes what surrounds
+ * it.  frac: counts have decimals.
+ */
+struct fold_table {
+	const struct fold_col *cols;
+	int ncols;
+	union fold_cell *cells;
+	size_t nrows, cap;
+	int frac;
+};
+void fold_table_init(struct fold_table *t, const struct fold_col *cols,
+    int ncols, int frac);
+union fold_cell *fold_table_row(struct fold_table *t);	/* ncols cells */
+void fold_table_print(const struct fold_table *t, int fmt, int noheader);
+void fold_table_free(struct fold_table *t);
+
+/* ---- opt.c: the options the analysis tools share ----------------------- */
+
+/*
+ * --format F, --no-header, -n/--limit N, --min-percent P, --focus RE,
+ * --ignore RE (both repeatable), -F/--fixed-strings, --strict, --help,
+ * --version.  Tools list FOLD_COMMON_LONGOPTS in their getopt_long table
+ * and pass every option to fold_opt_common() first.
+ */
+enum {
+	FOLD_OPT_FORMAT = 0x1000, FOLD_OPT_NOHEADER, FOLD_OPT_MINPCT,
+	FOLD_OPT_FOCUS, FOLD_OPT_IGNORE, FOLD_OPT_STRICT, FOLD_OPT_HELP,
+	FOLD_OPT_VERSION, FOLD_OPT_TOOL	/* first value free for the tool */
+};
+#define FOLD_COMMON_SHORTOPTS "n:Fh"
+#define FOLD_COMMON_LONGOPTS \
+	{ "format", 1, NULL, FOLD_OPT_FORMAT }, \
+	{ "no-header", 0, NULL, FOLD_OPT_NOHEADER }, \
+	{ "limit", 1, NULL, 'n' }, \
+	{ "min-percent", 1, NULL, FOLD_OPT_MINPCT }, \
+	{ "focus", 1, NULL, FOLD_OPT_FOCUS }, \
+	{ "ignore", 1, NULL, FOLD_OPT_IGNORE }, \
+	{ "fixed-strings", 0, NULL, 'F' }, \
+	{ "strict", 0, NULL, FOLD_OPT_STRICT }, \
+	{ "help", 0, NULL, 'h' }, \
+	{ "version", 0, NULL, FOLD_OPT_VERSION }
+
+struct fold_common {
+	int format;
+	int noheader;
+	uint64_t limit;		/* 0: no limit */
+	double minpct;
+	int fixed;
+	int strict;
+	const char **focus, **ignore;	/* patterns as given */
+	size_t nfocus, nignore;
+};
+struct fold_filter;		/* compiled --focus/--ignore, see filter.c */
+
+void fold_common_init(struct fold_common *o);
+/* Handle a common option: 1 if it was one.  --help prints help (usage
+ * lines, then the option text) and exits 0; --version exits 0; a bad value
+ * is a usage error. */
+int fold_opt_common(struct fold_common *o, int c, const char *arg,
+    const char *usage, const char *help);
+/* Print "usage: ..." to stderr and exit 2. */
+_Noreturn void fold_usage(const char *usage);
+/* Parse a non-negative decimal for option opt, or exit 2. */
+uint64_t fold_opt_u64(const char *opt, const char *arg);
+double fold_opt_pct(const char *opt, const char *arg);
+
+/* ---- filter.c: --focus / --ignore over interned frames ----------------- */
+
+/*
+ * A sample passes when (no --focus, or some frame matches some --focus) and
+ * no frame matches any --ignore.  Results are cached per frame id, so each
+ * distinct frame is matched once.
+ */
+struct fold_filter {
+	struct fold_re *focus, *ignore;
+	size_t nfocus, nignore;
+	unsigned char *cache;	/* per id: 1 known, 2 focus, 4 ignore */
+	size_t cap;
+};
+void fold_filter_init(struct fold_filter *f, const struct fold_common *o);
+int fold_filter_active(const struct fold_filter *f);
+int fold_filter_pass(struct fold_filter *f, const struct fold_intern *t,
+    const uint32_t *ids, size_t n);
+void fold_filter_free(struct fold_filter *f);
+
+#endif

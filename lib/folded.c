@@ -1,0 +1,199 @@
+/* folded.c - the folded-stack format: "frame;frame;leaf COUNT". */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+
+const char *
+fold_errstr(int err)
+{
+	switch (err) {
+	case FOLD_OK:
+		return "ok";
+	case FOLD_BLANK:
+		return "blank line";
+	case FOLD_ECOUNT:
+		return "no count at the end of the line";
+	case FOLD_ENEG:
+		return "negative count";
+	case FOLD_EBIG:
+		return "count larger than 18446744073709551615";
+	case FOLD_EEMPTY:
+		return "no stack before the count";
+	case FOLD_EOVERFLOW:
+		return "sum of counts larger than 18446744073709551615";
+	}
+	return "invalid line";
+}
+
+static inline int
+isblank_(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Does [s, s+len) hold a count?  0 if so (parsed into *n). */
+static int
+count_at(const char *s, size_t len, fold_num *n)
+{
+	return fold_num_parse(s, len, n);
+}
+
+static int
+has_dot(const char *s, size_t len)
+{
+	return memchr(s, '.', len) != NULL;
+}
+
+int
+fold_parse_line(const char *line, size_t len, struct fold_sample *s)
+{
+	size_t end, k, st;
+	int err;
+
+	while (len > 0 && (line[len - 1] == '\r' || isblank_(line[len - 1])))
+		len--;
+	if (len == 0)
+		return FOLD_BLANK;
+	for (k = len; k > 0 && !isblank_(line[k - 1]); k--)
+		;
+	if ((err = count_at(line + k, len - k, &s->count)) != FOLD_OK)
+		return err;
+	if (k == 0)
+		return FOLD_EEMPTY;
+	s->frac = has_dot(line + k, len - k);
+	end = k;
+	while (end > 0 && isblank_(line[end - 1]))
+		end--;
+	if (end == 0)
+		return FOLD_EEMPTY;
+	/* STACK OLD NEW: a second count before the first. */
+	s->diff = 0;
+	for (st = end; st > 0 && !isblank_(line[st - 1]); st--)
+		;
+	if (st > 0 && count_at(line + st, end - st, &s->old) == FOLD_OK) {
+		k = st;
+		while (k > 0 && isblank_(line[k - 1]))
+			k--;
+		if (k > 0) {
+			s->diff = 1;
+			s->frac |= has_dot(line + st, end - st);
+			end = k;
+		}
+	}
+	if (!s->diff) {
+		s->old.i = 0;
+		s->old.f = 0;
+	}
+	s->stack = line;
+	s->stacklen = end;
+	return FOLD_OK;
+}
+
+void
+fold_reader_init(struct fold_reader *r, int nfiles, char **files, int strict)
+{
+	memset(r, 0, sizeof(*r));
+	fold_in_init(&r->in, nfiles, files);
+	r->strict = strict;
+}
+
+static void
+reject(struct fold_reader *r, int err)
+{
+	if (r->strict)
+		fold_die(1, "%s:%llu: invalid line: %s", r->in.name,
+		    r->in.lineno, fold_errstr(err));
+	if (r->invalid++ == 0) {
+		r->first_err = err;
+		r->first_file = xstrdup(r->in.name);
+		r->first_line = r->in.lineno;
+	}
+	if (err == FOLD_EOVERFLOW && !r->overflow) {
+		r->overflow = 1;
+		fold_warn("%s:%llu: %s; line skipped", r->in.name,
+		    r->in.lineno, fold_errstr(err));
+	}
+}
+
+int
+fold_read(struct fold_reader *r, struct fold_sample *s)
+{
+	const char *line;
+	size_t len;
+	fold_num t, o;
+	int err;
+
+	while (fold_in_line(&r->in, &line, &len)) {
+		r->lines++;
+		err = fold_parse_line(line, len, s);
+		if (err == FOLD_BLANK)
+			continue;
+		if (err != FOLD_OK) {
+			reject(r, err);
+			continue;
+		}
+		t = r->total;
+		o = r->total_old;
+		if (fold_num_add(&t, s->count) < 0 ||
+		    fold_num_add(&o, s->old) < 0) {
+			reject(r, FOLD_EOVERFLOW);
+			continue;
+		}
+		r->total = t;
+		r->total_old = o;
+		r->frac |= s->frac;
+		r->diff |= s->diff;
+		r->samples++;
+		return 1;
+	}
+	return 0;
+}
+
+int
+fold_reader_end(struct fold_reader *r)
+{
+	int status = r->in.status;
+
+	if (r->invalid > 0)
+		fold_warn("%s:%llu: %s (%llu invalid line%s skipped)",
+		    r->first_file, r->first_line, fold_errstr(r->first_err),
+		    (unsigned long long)r->invalid, r->invalid == 1 ? "" : "s");
+	if (r->overflow)
+		status = 1;
+	free(r->first_file);
+	r->first_file = NULL;
+	fold_in_free(&r->in);
+	return status;
+}
+
+int
+fold_next_frame(const char *stack, size_t len, size_t *pos, const char **f,
+    size_t *flen)
+{
+	const char *p, *semi;
+
+	if (*pos > len)
+		return 0;
+	p = stack + *pos;
+	semi = memchr(p, ';', len - *pos);
+	*f = p;
+	if (semi == NULL) {
+		*flen = len - *pos;
+		*pos = len + 1;
+	} else {
+		*flen = (size_t)(semi - p);
+		*pos += *flen + 1;
+	}
+	return 1;
+}
+
+size_t
+fold_strip_annotation(const char *name, size_t len)
+{
+	if (len >= 4 && name[len - 4] == '_' && name[len - 3] == '[' &&
+	    name[len - 1] == ']' && strchr("kjiw", name[len - 2]) != NULL &&
+	    name[len - 2] != '\0')
+		return len - 4;
+	return len;
+}

@@ -1,0 +1,144 @@
+/* in.c - the line reader: read(2) into one buffer, memchr for newlines. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fold.h"
+
+#define IN_BUFSIZE (1024 * 1024)
+
+static char *stdin_name[] = { "-" };
+
+void
+fold_in_init(struct fold_in *in, int nfiles, char **files)
+{
+	memset(in, 0, sizeof(*in));
+	if (nfiles <= 0) {
+		nfiles = 1;
+		files = stdin_name;
+	}
+	in->files = files;
+	in->nfiles = nfiles;
+	in->fd = -1;
+	in->name = "<stdin>";
+	in->cap = IN_BUFSIZE;
+	in->buf = xmalloc(in->cap);
+}
+
+/* Open the next file of the list; 0 when there is none. */
+static int
+open_next(struct fold_in *in)
+{
+	const char *path;
+
+	while (in->next < in->nfiles) {
+		path = in->files[in->next++];
+		in->pos = in->end = 0;
+		in->eof = 0;
+		in->lineno = 0;
+		in->newfile = 1;
+		if (strcmp(path, "-") == 0) {
+			in->fd = 0;
+			in->name = "<stdin>";
+			return 1;
+		}
+		in->name = path;
+		in->fd = open(path, O_RDONLY);
+		if (in->fd >= 0)
+			return 1;
+		fold_warn("%s: %s", path, strerror(errno));
+		in->status = 1;
+	}
+	return 0;
+}
+
+static void
+close_cur(struct fold_in *in)
+{
+	if (in->fd > 0)
+		close(in->fd);
+	in->fd = -1;
+}
+
+/* Read more into the buffer, keeping buf[pos..end); 0 at end of file. */
+static int
+fill(struct fold_in *in)
+{
+	ssize_t n;
+
+	if (in->pos > 0) {
+		memmove(in->buf, in->buf + in->pos, in->end - in->pos);
+		in->end -= in->pos;
+		in->pos = 0;
+	}
+	if (in->end == in->cap)
+		fold_grow(&in->buf, &in->cap, in->cap * 2, 1);
+	for (;;) {
+		n = read(in->fd, in->buf + in->end, in->cap - in->end);
+		if (n >= 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		fold_warn("%s: read error: %s", in->name, strerror(errno));
+		in->status = 1;
+		n = 0;
+		break;
+	}
+	if (n == 0) {
+		in->eof = 1;
+		return 0;
+	}
+	in->end += (size_t)n;
+	return 1;
+}
+
+int
+fold_in_line(struct fold_in *in, const char **line, size_t *len)
+{
+	char *nl;
+	size_t scanned;
+
+	for (;;) {
+		if (in->fd < 0) {
+			if (!open_next(in))
+				return 0;
+		} else
+			in->newfile = 0;
+		scanned = 0;
+		for (;;) {
+			nl = memchr(in->buf + in->pos + scanned, '\n',
+			    in->end - in->pos - scanned);
+			if (nl != NULL) {
+				*line = in->buf + in->pos;
+				*len = (size_t)(nl - *line);
+				in->pos += *len + 1;
+				in->lineno++;
+				in->nonl = 0;
+				return 1;
+			}
+			scanned = in->end - in->pos;
+			if (in->eof || !fill(in))
+				break;
+		}
+		if (in->end > in->pos) {	/* last line, no newline */
+			*line = in->buf + in->pos;
+			*len = in->end - in->pos;
+			in->pos = in->end;
+			in->lineno++;
+			in->nonl = 1;
+			return 1;
+		}
+		close_cur(in);
+		/* an empty file gives no line; the next file is new */
+	}
+}
+
+void
+fold_in_free(struct fold_in *in)
+{
+	close_cur(in);
+	free(in->buf);
+	in->buf = NULL;
+}

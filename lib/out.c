@@ -1,0 +1,111 @@
+/* out.c - the buffered writer for stdout; every write checked. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fold.h"
+
+#define OUT_BUFSIZE (256 * 1024)
+
+static char obuf[OUT_BUFSIZE];
+static size_t olen;
+
+static void
+drain(const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		w = write(1, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EPIPE)
+				exit(0);	/* the reader is gone: quietly */
+			fold_die(1, "write error: %s", strerror(errno));
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+void
+fo_flush(void)
+{
+	drain(obuf, olen);
+	olen = 0;
+}
+
+int
+fo_end(int status)
+{
+	fo_flush();
+	return status;
+}
+
+void
+fo_write(const void *p, size_t n)
+{
+	if (n > sizeof(obuf) - olen) {
+		fo_flush();
+		if (n >= sizeof(obuf)) {
+			drain(p, n);
+			return;
+		}
+	}
+	memcpy(obuf + olen, p, n);
+	olen += n;
+}
+
+void
+fo_putc(int c)
+{
+	if (olen == sizeof(obuf))
+		fo_flush();
+	obuf[olen++] = (char)c;
+}
+
+void
+fo_puts(const char *s)
+{
+	fo_write(s, strlen(s));
+}
+
+void
+fo_u64(uint64_t v)
+{
+	char b[24], *p = b + sizeof(b);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	fo_write(p, (size_t)(b + sizeof(b) - p));
+}
+
+void
+fo_printf(const char *fmt, ...)
+{
+	char small[256], *big;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		fold_die(1, "output format error");
+	if ((size_t)n < sizeof(small)) {
+		fo_write(small, (size_t)n);
+		return;
+	}
+	big = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	fo_write(big, (size_t)n);
+	free(big);
+}

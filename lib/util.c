@@ -1,0 +1,109 @@
+/* util.c - program name, messages, allocation that cannot fail. */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+
+const char *fold_prog = "foldkit";
+
+void
+fold_init(const char *argv0)
+{
+	const char *p;
+
+	if (argv0 != NULL && *argv0 != '\0') {
+		p = strrchr(argv0, '/');
+		fold_prog = p != NULL ? p + 1 : argv0;
+	}
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void
+fold_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", fold_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void
+fold_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", fold_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+static void
+nomem(void)
+{
+	fold_die(1, "out of memory");
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		nomem();
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		nomem();
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (p == NULL)
+		nomem();
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+void
+fold_grow(void *arrp, size_t *cap, size_t need, size_t elsize)
+{
+	char **arr = arrp;
+	size_t ncap = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return;
+	while (ncap < need) {
+		if (ncap > ((size_t)-1 / 2) / elsize)
+			nomem();
+		ncap *= 2;
+	}
+	*arr = xrealloc(*arr, ncap * elsize);
+	memset(*arr + *cap * elsize, 0, (ncap - *cap) * elsize);
+	*cap = ncap;
+}

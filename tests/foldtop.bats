@@ -1,0 +1,313 @@
+#!/usr/bin/env bats
+# foldtop, and the library behaviour every tool shares, seen through it.
+
+load helper
+
+ft() { "$BIN/foldtop" "$@"; }
+
+@test "basic: self, total (recursion once), sum%, sorted by self then name" {
+	run ft "$DATA/foldtop/basic.folded"
+	[ "$status" -eq 0 ]
+	golden "$DATA/foldtop/basic.txt"
+}
+
+@test "stdin when no file, and '-'" {
+	run ft < "$DATA/foldtop/basic.folded"
+	golden "$DATA/foldtop/basic.txt"
+	run ft - < "$DATA/foldtop/basic.folded"
+	golden "$DATA/foldtop/basic.txt"
+}
+
+@test "several files are read in order and summed" {
+	run ft --format tsv --no-header "$DATA/foldtop/basic.folded" - "$DATA/foldtop/basic.folded" <<< 'main;hash 1'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = $'131\t65.1741\t65.1741\t131\t65.1741\thash' ]
+}
+
+@test "a missing file is reported by name, the others still read, exit 1" {
+	run --separate-stderr ft --format tsv --no-header /nonexistent/x.folded "$DATA/foldtop/basic.folded"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "foldtop: /nonexistent/x.folded: No such file or directory" ]
+	[ "${lines[0]}" = $'65\t65.0000\t65.0000\t65\t65.0000\thash' ]
+}
+
+@test "a directory gives a read error naming it, exit 1" {
+	run --separate-stderr ft "$DATA"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "foldtop: $DATA: read error: "* ]]
+}
+
+@test "empty input: header only, exit 0" {
+	run --separate-stderr ft < /dev/null
+	[ "$status" -eq 0 ]
+	[ "$output" = "self  self%  sum%  total  total%  name" ]
+	[ -z "$stderr" ]
+	run ft --format json < /dev/null
+	[ "$output" = '{"samples": 0, "kept": 0, "functions": 0, "shown": 0, "rows": []}' ]
+	valid_json
+}
+
+@test "only newlines and blank lines are not invalid" {
+	run --separate-stderr ft --no-header < <(printf '\n\n  \n\t\n')
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ -z "$stderr" ]
+}
+
+@test "last line without a newline is counted" {
+	run ft --format tsv --no-header < <(printf 'a;b 3\na;c 4')
+	[ "${lines[0]}" = $'4\t57.1429\t57.1429\t4\t57.1429\tc' ]
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "CRLF line endings and trailing blanks are tolerated" {
+	run --separate-stderr ft --format tsv --no-header < <(printf 'a;b 3\r\na;c 4 \t\r\n')
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${lines[0]}" = $'4\t57.1429\t57.1429\t4\t57.1429\tc' ]
+	[ "${lines[1]}" = $'3\t42.8571\t100.0000\t3\t42.8571\tb' ]
+}
+
+@test "a line over 64 MiB is read whole" {
+	big=$BATS_TEST_TMPDIR/big.folded
+	{ printf 'root;'; head -c 67200000 /dev/zero | tr '\0' 'x'; printf ';leaf 7\nroot;other 3\n'; } > "$big"
+	run ft --format tsv --no-header "$big"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = $'7\t70.0000\t70.0000\t7\t70.0000\tleaf' ]
+	[ "${#lines[@]}" -eq 4 ]
+	[ "${lines[3]}" = $'0\t0.0000\t100.0000\t7\t70.0000\t'"$(head -c 67200000 /dev/zero | tr '\0' 'x')" ]
+}
+
+@test "invalid lines: skipped, counted, first one reported with file:line" {
+	run --separate-stderr ft --format tsv --no-header "$DATA/foldtop/invalid.folded"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "foldtop: $DATA/foldtop/invalid.folded:2: no count at the end of the line (5 invalid lines skipped)" ]
+	[ "${lines[0]}" = $'5\t71.4286\t71.4286\t5\t71.4286\ta' ]
+	[ "${lines[1]}" = $'2\t28.5714\t100.0000\t2\t28.5714\tb' ]
+}
+
+@test "invalid line kinds each have their message" {
+	for c in 'x;y -3:negative count' 'x;y 18446744073709551616:count larger than 18446744073709551615' \
+	    ' 7:no stack before the count' 'x;y 1e5:no count at the end of the line' 'x;y 0x10:no count at the end of the line' \
+	    'x;y:no count at the end of the line' 'x;y 1.2.3:no count at the end of the line'; do
+		run --separate-stderr ft <<< "${c%%:*}"
+		[ "$stderr" = "foldtop: <stdin>:1: ${c#*:} (1 invalid line skipped)" ] || fail "$c: $stderr"
+	done
+}
+
+@test "--strict: the first invalid line is fatal" {
+	run --separate-stderr ft --strict "$DATA/foldtop/invalid.folded"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "foldtop: $DATA/foldtop/invalid.folded:2: invalid line: no count at the end of the line" ]
+	[ -z "$output" ]
+	run ft --strict "$DATA/foldtop/basic.folded"
+	[ "$status" -eq 0 ]
+}
+
+@test "counts up to 2^64-1 are exact; a sum past it is an error, never a wrap" {
+	run ft --format tsv --no-header <<< 'a;b 18446744073709551615'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = $'18446744073709551615\t100.0000\t100.0000\t18446744073709551615\t100.0000\tb' ]
+	run --separate-stderr ft --format tsv --no-header < <(printf 'a;b 18446744073709551615\na;c 1\na;b 0\n')
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"<stdin>:2: sum of counts larger than 18446744073709551615; line skipped"* ]]
+	[ "${lines[0]}" = $'18446744073709551615\t100.0000\t100.0000\t18446744073709551615\t100.0000\tb' ]
+}
+
+@test "exact 64-bit sums where a double would round" {
+	run ft --format tsv --no-header < <(printf 'a 9007199254740993\na 1\n')
+	[ "${lines[0]}" = $'9007199254740994\t100.0000\t100.0000\t9007199254740994\t100.0000\ta' ]
+}
+
+@test "fractional counts" {
+	run ft --format tsv --no-header "$DATA/foldtop/frac.folded"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = $'4.5\t66.6667\t66.6667\t4.5\t66.6667\ta' ]
+	[ "${lines[1]}" = $'2.25\t33.3333\t100.0000\t2.25\t33.3333\tb' ]
+	[ "${lines[2]}" = $'0\t0.0000\t100.0000\t6.75\t100.0000\tmain' ]
+	run ft --format json "$DATA/foldtop/frac.folded"
+	[[ "$output" == '{"samples": 6.75,'* ]]
+	valid_json
+}
+
+@test "differential input STACK OLD NEW ranks by the new count" {
+	run ft --format tsv --no-header "$DATA/foldtop/diff.folded"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = $'20\t74.0741\t74.0741\t20\t74.0741\tb' ]
+	[ "${lines[1]}" = $'7\t25.9259\t100.0000\t7\t25.9259\td' ]
+	[ "${lines[2]}" = $'0\t0.0000\t100.0000\t20\t74.0741\ta' ]
+}
+
+@test "--format tsv: raw numbers, self first, name last" {
+	run ft --format tsv "$DATA/foldtop/basic.folded"
+	golden "$DATA/foldtop/basic.tsv"
+}
+
+@test "--format csv quotes names per RFC 4180" {
+	run ft --format csv < <(printf '%s\n' 'a;f(x, y) 2' 'a;say "hi" 1' 'a;plain 1')
+	[ "${lines[0]}" = "self,self%,sum%,total,total%,name" ]
+	[ "${lines[1]}" = '2,50.0000,50.0000,2,50.0000,"f(x, y)"' ]
+	[ "${lines[2]}" = '1,25.0000,75.0000,1,25.0000,plain' ]
+	[ "${lines[3]}" = '1,25.0000,100.0000,1,25.0000,"say ""hi"""' ]
+}
+
+@test "--format tsv escapes tabs and backslashes in names" {
+	run ft --format tsv --no-header < <(printf 'a;x\ty\\z 1\n')
+	[ "${lines[0]}" = $'1\t100.0000\t100.0000\t1\t100.0000\tx\\ty\\\\z' ]
+}
+
+@test "--format json is valid whatever bytes the names hold" {
+	run ft --format json "$DATA/foldtop/basic.folded"
+	golden "$DATA/foldtop/basic.json"
+	valid_json
+	run ft --format json < <(printf 'a;\xff\xfe"q"\\\x01\x7f;caf\xc3\xa9 3\na;</script> 1\n')
+	[ "$status" -eq 0 ]
+	valid_json
+	[[ "$output" == *'"name": "caf'$'\xc3\xa9''"'* ]]
+	[[ "$output" == *'"name": "\ufffd\ufffd\"q\"\\\u0001\u007f"'* ]]
+}
+
+@test "NUL bytes in names pass through text and are escaped in JSON" {
+	run ft --format json < <(printf 'a;x\0y 2\n')
+	valid_json
+	[[ "$output" == *'"name": "x\u0000y"'* ]]
+	ft --no-header < <(printf 'a;x\0y 2\n') | head -1 | od -c | grep -q 'x  \\0   y'
+}
+
+@test "--format text is the default; --format bad is a usage error" {
+	run ft --format text "$DATA/foldtop/basic.folded"
+	golden "$DATA/foldtop/basic.txt"
+	run --separate-stderr ft --format yaml "$DATA/foldtop/basic.folded"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "foldtop: invalid format 'yaml' (want text, tsv, csv or json)" ]
+}
+
+@test "--no-header drops the header row in text, tsv and csv" {
+	run ft --no-header "$DATA/foldtop/basic.folded"
+	[ "${lines[0]}" = "65  65.00%   65.00%   65   65.00%  hash" ]
+	run ft --no-header --format csv "$DATA/foldtop/basic.folded"
+	[ "${lines[0]}" = "65,65.0000,65.0000,65,65.0000,hash" ]
+}
+
+@test "--sort total and --sort name, ties by name" {
+	run ft --sort total --format tsv --no-header "$DATA/foldtop/basic.folded"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f6 | tr '\n' ' ')" = "main hash parse run cmp sort alloc malloc " ]
+	run ft --sort name --format tsv --no-header "$DATA/foldtop/basic.folded"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f6 | tr '\n' ' ')" = "alloc cmp hash main malloc parse run sort " ]
+	run ft --sort bogus "$DATA/foldtop/basic.folded"
+	[ "$status" -eq 2 ]
+}
+
+@test "-n / --limit and the footer saying what was dropped" {
+	run ft -n 2 "$DATA/foldtop/basic.folded"
+	[ "${#lines[@]}" -eq 4 ]
+	[ "${lines[3]}" = "(6 more functions not shown, 15.00% of self samples)" ]
+	run ft --limit 2 --format tsv --no-header "$DATA/foldtop/basic.folded"
+	[ "${#lines[@]}" -eq 2 ]
+	run ft -n 0 --format tsv --no-header "$DATA/foldtop/basic.folded"
+	[ "${#lines[@]}" -eq 8 ]
+	run --separate-stderr ft -n x "$DATA/foldtop/basic.folded"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "foldtop: invalid number for --limit: 'x'" ]
+}
+
+@test "--min-percent drops functions under P% of the sort column" {
+	run ft --min-percent 10 --format tsv --no-header "$DATA/foldtop/basic.folded"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f6 | tr '\n' ' ')" = "hash cmp malloc " ]
+	run ft --min-percent 50 --sort total "$DATA/foldtop/basic.folded"
+	[ "${#lines[@]}" -eq 6 ]
+	[ "${lines[5]}" = "(4 more functions not shown, 30.00% of self samples)" ]
+	run ft --min-percent 101 "$DATA/foldtop/basic.folded"
+	[ "$status" -eq 2 ]
+}
+
+@test "--focus keeps samples with a matching frame; Perl shorthands work" {
+	run ft --focus 'ethrex_\w+::' --format tsv --no-header "$DATA/foldtop/rust.folded"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,6 | tr '\t\n' ': ')" = "16:KeccakF1600 4:SliceOrd::compare 2:malloc 0:ethrex_trie::get 0:ethrex_vm::run 0:main " ]
+	run ft --focus '^\S+::run$' --format tsv --no-header "$DATA/foldtop/rust.folded"
+	[ "${lines[0]}" = $'10\t40.0000\t40.0000\t10\t40.0000\tKeccakF1600' ]
+}
+
+@test "--ignore drops samples with a matching frame; both repeatable" {
+	run ft --ignore 'serde' --ignore 'malloc' --format tsv --no-header "$DATA/foldtop/rust.folded"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f6 | tr '\n' ' ')" = "KeccakF1600 SliceOrd::compare ethrex_trie::get ethrex_vm::run main " ]
+	run ft --focus vm --focus trie --ignore Keccak --format tsv --no-header "$DATA/foldtop/rust.folded"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f6 | tr '\n' ' ')" = "SliceOrd::compare malloc ethrex_vm::run main " ]
+}
+
+@test "-F / --fixed-strings: patterns are plain text" {
+	run ft --focus 'hex::val' -F --format tsv --no-header "$DATA/foldtop/rust.folded"
+	[ "${lines[0]}" = $'3\t12.0000\t12.0000\t3\t12.0000\thex::val' ]
+	run ft --focus '.' --fixed-strings --format tsv --no-header "$DATA/foldtop/rust.folded"
+	[ -z "$output" ]
+}
+
+@test "a bad pattern is a usage error with the regex message" {
+	run --separate-stderr ft --focus 'a(' "$DATA/foldtop/rust.folded"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "foldtop: bad pattern 'a(': "* ]]
+	run --separate-stderr ft --focus '[\W]' "$DATA/foldtop/rust.folded"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "foldtop: bad pattern '[\\W]': \\W inside [...] is not supported" ]
+}
+
+@test "--percent-of shown takes percentages of the kept samples" {
+	run ft --focus Keccak --format tsv --no-header "$DATA/foldtop/rust.folded"
+	[ "${lines[0]}" = $'16\t64.0000\t64.0000\t16\t64.0000\tKeccakF1600' ]
+	run ft --focus Keccak --percent-of shown --format tsv --no-header "$DATA/foldtop/rust.folded"
+	[ "${lines[0]}" = $'16\t100.0000\t100.0000\t16\t100.0000\tKeccakF1600' ]
+	run ft --percent-of total --format tsv --no-header "$DATA/foldtop/rust.folded"
+	[ "${lines[0]}" = $'16\t64.0000\t64.0000\t16\t64.0000\tKeccakF1600' ]
+	run ft --percent-of all "$DATA/foldtop/rust.folded"
+	[ "$status" -eq 2 ]
+}
+
+@test "annotations kept by default, merged with --strip-annotations" {
+	run ft --format tsv --no-header "$DATA/foldtop/annotated.folded"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,6 | head -6 | tr '\t\n' ': ')" = "7:schedule_[k] 5:foo_[j] 3:foo 2:inl_[i] 1:schedule 1:wfoo_[w] " ]
+	run ft --strip-annotations --format tsv --no-header "$DATA/foldtop/annotated.folded"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,6 | head -4 | tr '\t\n' ': ')" = "8:foo 8:schedule 2:inl 1:wfoo " ]
+}
+
+@test "--strip-annotations counts a merged frame once per sample" {
+	run ft --strip-annotations --sort total --format tsv --no-header <<< 'a;f_[k];f 4'
+	[ "${lines[1]}" = $'4\t100.0000\t100.0000\t4\t100.0000\tf' ]
+}
+
+@test "--help prints the usage and exits 0; --version" {
+	run ft --help
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "usage: foldtop [-F] [-n N] [--focus RE]"* ]]
+	run ft -h
+	[ "$status" -eq 0 ]
+	run ft --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^foldtop\ \(foldkit\)\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}
+
+@test "an unknown option is a usage error (exit 2, usage on stderr)" {
+	run --separate-stderr ft --bogus
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"usage: foldtop"* ]]
+	[ -z "$output" ]
+}
+
+@test "usage text matches the man page synopsis" {
+	for opt in $(ft --help | sed -n '1,/^$/p' | grep -o -- '--\?[a-zA-Z-]*[a-z]' | sort -u); do
+		grep -q -- "Fl ${opt#-}" "$BATS_TEST_DIRNAME/../man/foldtop.1" || fail "$opt not in man page"
+	done
+}
+
+@test "a full disk is a write error, exit 1" {
+	run --separate-stderr bash -c '"$1" "$2" > /dev/full' _ "$BIN/foldtop" "$DATA/foldtop/basic.folded"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "foldtop: write error: No space left on device" ]
+}
+
+@test "a closed pipe ends quietly" {
+	for i in $(seq 1 20000); do echo "main;f$i $i"; done > "$BATS_TEST_TMPDIR/many.folded"
+	run bash -c 'set -o pipefail; "$1" "$2" 2>"$3" | head -1' _ "$BIN/foldtop" "$BATS_TEST_TMPDIR/many.folded" "$BATS_TEST_TMPDIR/err"
+	[ "$status" -eq 0 ]
+	[ "$output" = " self  self%     sum%      total   total%  name" ]
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+}
