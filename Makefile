@@ -65,7 +65,11 @@ test: all $(TESTTOOLS)
 
 # The suite again under AddressSanitizer + UBSan, warnings as errors.
 check: test
-	$(MAKE) BUILD=build/san CFLAGS='$(SANFLAGS) -Werror' \
+	@if command -v clang >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory CC=clang BUILD=build/clang \
+			CFLAGS='-O2 -Werror' all; fi
+	$(MAKE) --no-print-directory CFLAGS='-O2 -g -Werror' BUILD=build/werror all
+	$(MAKE) --no-print-directory BUILD=build/san CFLAGS='$(SANFLAGS) -Werror' \
 		LDFLAGS='-fsanitize=address,undefined' all
 	@bats=$$(sh tests/find-bats) || exit 1; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \

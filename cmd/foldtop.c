@@ -43,7 +43,22 @@ static const struct option longopts[] = {
 
 struct fn {
 	fold_num self, total;
-	uint64_t stamp;		/* last sample counted in total; 0: never */
+	uint32_t inpos;		/* 1 + position in the current stack, or 0 */
+	int seen;		/* in a kept sample */
+};
+
+/*
+ * A frame in the stack gets the counts of all the kept samples while it
+ * stays there: consecutive folded lines share their first frames, so
+ * total += (sum of counts when it leaves) - (sum when it came), and a
+ * sample costs only the frames that change.  Only the first position of a
+ * frame counts (recursion once per sample).
+ */
+struct pos {
+	fold_num start;		/* kept sum when it came */
+	uint64_t lines;		/* kept lines when it came */
+	int owner;		/* first position of its id in the stack */
+	unsigned bits;		/* filter match bits */
 };
 
 static struct fold_intern names;
@@ -77,6 +92,26 @@ cmp(const void *pa, const void *pb)
 	return c;
 }
 
+/* The frame at a stack position leaves: it had the samples since it came. */
+static void
+leave(uint32_t id, const struct pos *ps, fold_num sum, uint64_t lines,
+    size_t *nfoc, size_t *nign)
+{
+	struct fn *fp = &fns[id];
+	fold_num d;
+
+	*nfoc -= (ps->bits & FOLD_FILTER_FOCUS) != 0;
+	*nign -= (ps->bits & FOLD_FILTER_IGNORE) != 0;
+	if (!ps->owner)
+		return;
+	fp->inpos = 0;
+	d.i = sum.i - ps->start.i;
+	d.f = sum.f - ps->start.f;
+	fold_num_add(&fp->total, d);
+	if (lines > ps->lines)
+		fp->seen = 1;
+}
+
 static double
 pct(fold_num n, double denom)
 {
@@ -97,10 +132,14 @@ main(int argc, char **argv)
 	struct fold_sample s;
 	struct fold_table tab;
 	fold_num kept = { 0, 0 }, dropped_self = { 0, 0 };
-	uint32_t *ids = NULL, *order;
-	size_t idcap = 0, nids, pos, flen, fcap = 0, nrows, k, shown;
-	uint64_t seq = 0;
-	const char *f;
+	const uint32_t *ids;
+	uint32_t *order;
+	struct fold_stackids sids;
+	struct pos *stk = NULL;
+	size_t nids, fcap = 0, stkcap = 0, nrows, k, keep, shown, nfoc = 0, nign = 0;
+	fold_num sum_kept = { 0, 0 };
+	uint64_t nkept = 0;
+	int filtered;
 	double denom, sum = 0, p;
 	int c, strip = 0, pctshown = 0, status;
 
@@ -140,40 +179,48 @@ main(int argc, char **argv)
 	}
 	fold_filter_init(&filt, &o);
 	fold_intern_init(&names);
+	fold_stackids_init(&sids, &names, strip);
 	fold_reader_init(&r, argc - optind, argv + optind, o.strict);
+	filtered = fold_filter_active(&filt);
 
 	while (fold_read(&r, &s)) {
-		nids = 0;
-		pos = 0;
-		while (fold_next_frame(s.stack, s.stacklen, &pos, &f, &flen)) {
-			if (strip)
-				flen = fold_strip_annotation(f, flen);
-			fold_grow(&ids, &idcap, nids + 1, sizeof(*ids));
-			ids[nids++] = fold_intern(&names, f, flen, NULL);
-		}
+		keep = fold_stackids_diff(&sids, s.stack, s.stacklen);
+		for (k = sids.n; k-- > keep;)
+			leave(sids.ids[k], &stk[k], sum_kept, nkept, &nfoc, &nign);
+		ids = fold_stackids_push(&sids, s.stack, s.stacklen, &nids);
 		fold_grow(&fns, &fcap, fold_intern_count(&names), sizeof(*fns));
-		if (fold_filter_active(&filt) &&
-		    !fold_filter_pass(&filt, &names, ids, nids))
-			continue;
-		fold_num_add(&kept, s.count);	/* <= r.total: cannot wrap */
-		fold_num_add(&fns[ids[nids - 1]].self, s.count);
-		seq++;
-		for (k = 0; k < nids; k++) {
+		fold_grow(&stk, &stkcap, nids, sizeof(*stk));
+		for (k = keep; k < nids; k++) {
 			struct fn *fp = &fns[ids[k]];
+			struct pos *ps = &stk[k];
 
-			if (fp->stamp != seq) {
-				fp->stamp = seq;
-				fold_num_add(&fp->total, s.count);
-			}
+			ps->owner = fp->inpos == 0;
+			if (ps->owner)
+				fp->inpos = (uint32_t)k + 1;
+			ps->start = sum_kept;
+			ps->lines = nkept;
+			ps->bits = filtered ? fold_filter_frame(&filt, &names,
+			    ids[k]) : 0;
+			nfoc += (ps->bits & FOLD_FILTER_FOCUS) != 0;
+			nign += (ps->bits & FOLD_FILTER_IGNORE) != 0;
 		}
+		if (filtered && ((filt.nfocus > 0 && nfoc == 0) || nign > 0))
+			continue;
+		fold_num_add(&sum_kept, s.count);	/* <= r.total: no wrap */
+		nkept++;
+		fold_num_add(&fns[ids[nids - 1]].self, s.count);
+		fns[ids[nids - 1]].seen = 1;
 	}
+	for (k = sids.n; k-- > 0;)
+		leave(sids.ids[k], &stk[k], sum_kept, nkept, &nfoc, &nign);
+	kept = sum_kept;
 	status = fold_reader_end(&r);
 	frac = r.frac;
 
 	/* The functions seen in kept samples, sorted. */
 	order = xmalloc((fold_intern_count(&names) + 1) * sizeof(*order));
 	for (nrows = 0, k = 0; k < fold_intern_count(&names); k++)
-		if (fns[k].stamp != 0)
+		if (fns[k].seen)
 			order[nrows++] = (uint32_t)k;
 	qsort(order, nrows, sizeof(*order), cmp);
 
@@ -219,7 +266,8 @@ main(int argc, char **argv)
 	}
 	fold_table_free(&tab);
 	free(order);
-	free(ids);
+	fold_stackids_free(&sids);
+	free(stk);
 	free(fns);
 	fold_filter_free(&filt);
 	fold_intern_free(&names);

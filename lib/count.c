@@ -6,16 +6,6 @@
 #include "fold.h"
 
 int
-fold_num_add(fold_num *a, fold_num b)
-{
-	if (a->i > UINT64_MAX - b.i)
-		return -1;
-	a->i += b.i;
-	a->f += b.f;
-	return 0;
-}
-
-int
 fold_num_parse(const char *s, size_t len, fold_num *out)
 {
 	char tmp[64];

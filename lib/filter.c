@@ -4,7 +4,7 @@
 
 #include "fold.h"
 
-enum { KNOWN = 1, FOCUS = 2, IGNORE = 4 };
+enum { KNOWN = 1, FOCUS = FOLD_FILTER_FOCUS, IGNORE = FOLD_FILTER_IGNORE };
 
 static struct fold_re *
 compile_all(const char **pats, size_t n, int flags)
@@ -35,8 +35,8 @@ fold_filter_active(const struct fold_filter *f)
 	return f->nfocus + f->nignore > 0;
 }
 
-static unsigned
-classify(struct fold_filter *f, const struct fold_intern *t, uint32_t id)
+unsigned
+fold_filter_frame(struct fold_filter *f, const struct fold_intern *t, uint32_t id)
 {
 	struct fold_str s;
 	unsigned bits = KNOWN;
@@ -44,7 +44,7 @@ classify(struct fold_filter *f, const struct fold_intern *t, uint32_t id)
 
 	fold_grow(&f->cache, &f->cap, (size_t)id + 1, 1);
 	if (f->cache[id] & KNOWN)
-		return f->cache[id];
+		return f->cache[id] & ~(unsigned)KNOWN;
 	s = fold_intern_str(t, id);
 	for (k = 0; k < f->nfocus; k++)
 		if (fold_re_match(&f->focus[k], s.s, s.len, NULL, NULL)) {
@@ -56,7 +56,8 @@ classify(struct fold_filter *f, const struct fold_intern *t, uint32_t id)
 			bits |= IGNORE;
 			break;
 		}
-	return f->cache[id] = (unsigned char)bits;
+	f->cache[id] = (unsigned char)bits;
+	return bits & ~(unsigned)KNOWN;
 }
 
 int
@@ -68,7 +69,7 @@ fold_filter_pass(struct fold_filter *f, const struct fold_intern *t,
 	size_t k;
 
 	for (k = 0; k < n; k++) {
-		bits = classify(f, t, ids[k]);
+		bits = fold_filter_frame(f, t, ids[k]);
 		if (bits & IGNORE)
 			return 0;
 		if (bits & FOCUS)

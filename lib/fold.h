@@ -119,8 +119,13 @@ struct fold_str {
 	const char *s;
 	size_t len;
 };
+struct fold_slot {
+	uint64_t h;		/* full hash */
+	const char *s;		/* NULL: empty; else the string, after its
+				   header (see intern.c) */
+};
 struct fold_intern {
-	uint64_t *slots;	/* 0 empty, else (hash & ~mask) | (id + 1) */
+	struct fold_slot *slots;	/* open addressing, linear probing */
 	size_t mask;		/* slots - 1; slots is a power of two */
 	size_t n;		/* strings held */
 	struct fold_str *strs;	/* by id */
@@ -155,7 +160,15 @@ typedef struct {
 
 static inline double fold_num_dbl(fold_num n) { return (double)n.i + n.f; }
 /* a += b; returns -1 (a unchanged) if the integer part would overflow. */
-int fold_num_add(fold_num *a, fold_num b);
+static inline int
+fold_num_add(fold_num *a, fold_num b)
+{
+	if (a->i > UINT64_MAX - b.i)
+		return -1;
+	a->i += b.i;
+	a->f += b.f;
+	return 0;
+}
 /* Parse a whole count: digits, or digits '.' digits ("1.5", "3.").
  * 0: ok; FOLD_ENEG, FOLD_EBIG, FOLD_ECOUNT on error. */
 int fold_num_parse(const char *s, size_t len, fold_num *out);
@@ -216,6 +229,41 @@ void fold_reader_init(struct fold_reader *r, int nfiles, char **files,
     int strict);
 int fold_read(struct fold_reader *r, struct fold_sample *s);
 int fold_reader_end(struct fold_reader *r);
+
+/*
+ * Frame ids of a stack, interned in t.  Folded files are sorted, so a stack
+ * usually shares its first frames with the one before: those keep their ids
+ * and only the frames after the first difference are looked up.  With strip,
+ * annotations (_[k] ...) are removed before interning.  The array returned
+ * is valid until the next call; *n is set to its length (at least 1).
+ */
+struct fold_stackids {
+	struct fold_intern *t;
+	int strip;
+	char *prev;		/* the previous stack */
+	size_t prevlen, prevcap;
+	uint32_t *ids;		/* its frame ids */
+	size_t *ends;		/* end offset of each frame in prev */
+	size_t n, cap;
+	size_t keep;		/* from the last diff */
+	int same;		/* the last diff found the same stack */
+};
+void fold_stackids_init(struct fold_stackids *s, struct fold_intern *t,
+    int strip);
+const uint32_t *fold_stackids(struct fold_stackids *s, const char *stack,
+    size_t len, size_t *n);
+/*
+ * The same in two steps, for callers that track frames as they come and
+ * go: fold_stackids_diff() returns keep, the number of leading frames the
+ * stack shares with the previous one, whose ids (s->ids[0..s->n)) are still
+ * readable: frames keep..n-1 are leaving.  fold_stackids_push() then
+ * interns the frames after keep and returns all the ids.
+ */
+size_t fold_stackids_diff(struct fold_stackids *s, const char *stack,
+    size_t len);
+const uint32_t *fold_stackids_push(struct fold_stackids *s, const char *stack,
+    size_t len, size_t *n);
+void fold_stackids_free(struct fold_stackids *s);
 
 /* Split helpers: the next frame of a stack.  *pos starts at 0; returns 0
  * when no frame is left.  Frames may be empty ("a;;b"). */
@@ -372,6 +420,70 @@ void fold_filter_init(struct fold_filter *f, const struct fold_common *o);
 int fold_filter_active(const struct fold_filter *f);
 int fold_filter_pass(struct fold_filter *f, const struct fold_intern *t,
     const uint32_t *ids, size_t n);
+/* The match bits of one frame: FOLD_FILTER_FOCUS, FOLD_FILTER_IGNORE. */
+enum { FOLD_FILTER_FOCUS = 2, FOLD_FILTER_IGNORE = 4 };
+unsigned fold_filter_frame(struct fold_filter *f, const struct fold_intern *t,
+    uint32_t id);
 void fold_filter_free(struct fold_filter *f);
+
+/* ---- perf.c: perf script to folded stacks ------------------------------ */
+
+/*
+ * The collapser behind stackcollapse-perf(1): `perf script` text in, one
+ * folded line per distinct stack out ("root;caller;...;leaf COUNT", sorted by
+ * the bytes of the stack).  Create with fold_perf_new(), feed lines (without
+ * the '\n') with fold_perf_line() or whole inputs with fold_perf_run(), then
+ * fold_perf_print() and fold_perf_end().
+ *
+ *  - Any bytes are accepted: lines of any length, NUL and non-UTF-8 bytes,
+ *    '\r' before the newline.  Nothing is allocated per line; memory grows
+ *    with the distinct stacks and distinct frame lines only.
+ *  - Before each fold_perf_line() the caller sets file and lineno (used in
+ *    messages) and nonl (the line is the input's last and had no newline).
+ *    fold_perf_eof() ends one input: a sample still open is kept, with a
+ *    warning that the input ended mid-sample.
+ *  - Unrecognized lines are counted and reported once by fold_perf_end()
+ *    ("prog: file:line: unrecognized line (N ...)"); with FOLD_PERF_STRICT
+ *    the first is fatal (exit 1).  FOLD_PERF_QUIET silences warnings, not
+ *    errors.  A count sum past 2^64 - 1 is an error: the sample is dropped
+ *    and status becomes 1.
+ *  - FOLD_PERF_INLINE runs addr2line(1); if it cannot be found,
+ *    fold_perf_new() exits 1 with "prog: --inline needs addr2line: ...".
+ */
+enum {
+	FOLD_PERF_PID = 1 << 0,		/* root "comm-PID" */
+	FOLD_PERF_TID = 1 << 1,		/* root "comm-PID/TID" (wins over PID) */
+	FOLD_PERF_KERNEL = 1 << 2,	/* _[k] on kernel frames */
+	FOLD_PERF_JIT = 1 << 3,		/* _[j] on /tmp/perf-N.map frames */
+	FOLD_PERF_ADDRS = 1 << 4,	/* [module <addr>] for unknown symbols */
+	FOLD_PERF_INLINE = 1 << 5,	/* expand inlined frames with addr2line */
+	FOLD_PERF_CONTEXT = 1 << 6,	/* with INLINE: name:file:line */
+	FOLD_PERF_SRCLINE = 1 << 7,	/* input has perf script -F+srcline lines */
+	FOLD_PERF_SAMPLES = 1 << 8,	/* count samples, not periods */
+	FOLD_PERF_QUIET = 1 << 9,	/* no warnings */
+	FOLD_PERF_STRICT = 1 << 10	/* an unrecognized line is fatal */
+};
+struct fold_perf_opts {
+	unsigned flags;
+	const char *event;	/* keep this event only; NULL: the first seen */
+	const char *skip_after;	/* drop the callers of the innermost FUNC */
+};
+struct fold_perf_st;
+struct fold_perf {
+	const char *file;		/* set by the caller, for messages */
+	unsigned long long lineno;
+	int nonl;
+	int status;			/* 1 once an error happened */
+	struct fold_perf_st *st;	/* private */
+};
+struct fold_perf *fold_perf_new(const struct fold_perf_opts *o);
+void fold_perf_line(struct fold_perf *p, const char *line, size_t len);
+void fold_perf_eof(struct fold_perf *p);
+/* Read all of a file list ("-" or none: stdin) through fold_perf_line(). */
+void fold_perf_run(struct fold_perf *p, int nfiles, char **files);
+/* Write the folded stacks with the fo_*() writer. */
+void fold_perf_print(struct fold_perf *p);
+/* Final warnings; free everything; the exit status (0 or 1). */
+int fold_perf_end(struct fold_perf *p);
 
 #endif

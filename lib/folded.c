@@ -69,9 +69,11 @@ fold_parse_line(const char *line, size_t len, struct fold_sample *s)
 		return FOLD_EEMPTY;
 	/* STACK OLD NEW: a second count before the first. */
 	s->diff = 0;
-	for (st = end; st > 0 && !isblank_(line[st - 1]); st--)
+	for (st = end; st > 0 && ((line[st - 1] >= '0' && line[st - 1] <= '9') ||
+	    line[st - 1] == '.'); st--)
 		;
-	if (st > 0 && count_at(line + st, end - st, &s->old) == FOLD_OK) {
+	if (st > 0 && st < end && isblank_(line[st - 1]) &&
+	    count_at(line + st, end - st, &s->old) == FOLD_OK) {
 		k = st;
 		while (k > 0 && isblank_(line[k - 1]))
 			k--;

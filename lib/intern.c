@@ -4,6 +4,21 @@
 
 #include "fold.h"
 
+/*
+ * Each string is copied into the arena after a header holding its length
+ * and id, so that a probe touches the slot and the string only.
+ */
+struct hdr {
+	uint64_t len;
+	uint64_t id;
+};
+
+static inline const struct hdr *
+hdrof(const char *s)
+{
+	return (const struct hdr *)(const void *)(s - sizeof(struct hdr));
+}
+
 void
 fold_intern_init(struct fold_intern *t)
 {
@@ -15,18 +30,18 @@ fold_intern_init(struct fold_intern *t)
 static void
 rehash(struct fold_intern *t)
 {
-	size_t nmask = t->mask * 2 + 1, j;
-	uint64_t *ns, h;
-	uint32_t id;
+	size_t nmask = t->mask * 2 + 1, j, k;
+	struct fold_slot *ns;
 
-	if (nmask > ((size_t)-1) / sizeof(*ns) || nmask >= 0xffffffffULL)
+	if (nmask > ((size_t)-1) / sizeof(*ns))
 		fold_die(1, "out of memory: too many distinct strings");
 	ns = xcalloc(nmask + 1, sizeof(*ns));
-	for (id = 0; id < t->n; id++) {
-		h = fold_hash(t->strs[id].s, t->strs[id].len);
-		for (j = h & nmask; ns[j] != 0; j = (j + 1) & nmask)
+	for (k = 0; k <= t->mask; k++) {
+		if (t->slots[k].s == NULL)
+			continue;
+		for (j = t->slots[k].h & nmask; ns[j].s != NULL; j = (j + 1) & nmask)
 			;
-		ns[j] = (h & ~(uint64_t)nmask) | ((uint64_t)id + 1);
+		ns[j] = t->slots[k];
 	}
 	free(t->slots);
 	t->slots = ns;
@@ -37,31 +52,34 @@ uint32_t
 fold_intern_h(struct fold_intern *t, const char *s, size_t len, uint64_t h,
     int *isnew)
 {
-	uint64_t tag = h & ~(uint64_t)t->mask, v;
+	struct fold_slot *sl;
+	struct hdr *hd;
 	size_t j;
 	uint32_t id;
 	char *copy;
 
-	for (j = h & t->mask; (v = t->slots[j]) != 0; j = (j + 1) & t->mask) {
-		if ((v & ~(uint64_t)t->mask) != tag)
-			continue;
-		id = (uint32_t)((v & t->mask) - 1);
-		if (t->strs[id].len == len && memcmp(t->strs[id].s, s, len) == 0) {
+	for (j = h & t->mask; (sl = &t->slots[j])->s != NULL; j = (j + 1) & t->mask) {
+		if (sl->h == h && hdrof(sl->s)->len == len &&
+		    memcmp(sl->s, s, len) == 0) {
 			if (isnew != NULL)
 				*isnew = 0;
-			return id;
+			return (uint32_t)hdrof(sl->s)->id;
 		}
 	}
 	if (t->n >= 0xfffffffeU)
 		fold_die(1, "too many distinct strings");
 	id = (uint32_t)t->n++;
 	fold_grow(&t->strs, &t->cap, t->n, sizeof(*t->strs));
-	copy = fold_arena_alloc(&t->arena, len + 1);
+	hd = fold_arena_alloc(&t->arena, sizeof(*hd) + len + 1);
+	hd->len = len;
+	hd->id = id;
+	copy = (char *)(hd + 1);
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	t->strs[id].s = copy;
 	t->strs[id].len = len;
-	t->slots[j] = tag | ((uint64_t)id + 1);
+	sl->h = h;
+	sl->s = copy;
 	if (isnew != NULL)
 		*isnew = 1;
 	if (t->n * 2 > t->mask)	/* load factor at most 1/2 */

@@ -11,6 +11,17 @@ ft() { "$BIN/foldtop" "$@"; }
 	golden "$DATA/foldtop/basic.txt"
 }
 
+@test "recursion is counted once per sample, at any depth, root included" {
+	run ft --format tsv --no-header < <(printf 'a;a;b 3\na;c;a 2\nb;b;b 1\nx;a;a;a 4\n')
+	[ "${lines[0]}" = $'6\t60.0000\t60.0000\t9\t90.0000\ta' ]
+	[ "${lines[1]}" = $'4\t40.0000\t100.0000\t4\t40.0000\tb' ]
+}
+
+@test "totals are right whatever the line order (shared prefixes or not)" {
+	run ft --format tsv --no-header --sort name < <(printf 'm;a;b 1\nm;a;c 2\nm;x;b 4\nm;a;b 8\nm;a 16\nm;a;b;a 32\n')
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,4,6 | tr '\t\n' ': ')" = "48:59:a 13:45:b 2:2:c 0:63:m 0:4:x " ]
+}
+
 @test "stdin when no file, and '-'" {
 	run ft < "$DATA/foldtop/basic.folded"
 	golden "$DATA/foldtop/basic.txt"
@@ -293,9 +304,7 @@ ft() { "$BIN/foldtop" "$@"; }
 }
 
 @test "usage text matches the man page synopsis" {
-	for opt in $(ft --help | sed -n '1,/^$/p' | grep -o -- '--\?[a-zA-Z-]*[a-z]' | sort -u); do
-		grep -q -- "Fl ${opt#-}" "$BATS_TEST_DIRNAME/../man/foldtop.1" || fail "$opt not in man page"
-	done
+	usage_matches_man foldtop
 }
 
 @test "a full disk is a write error, exit 1" {

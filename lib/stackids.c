@@ -1,0 +1,100 @@
+/* stackids.c - frame ids of a stack, reusing the previous stack's prefix. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+
+void
+fold_stackids_init(struct fold_stackids *s, struct fold_intern *t, int strip)
+{
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->strip = strip;
+}
+
+/* Length of the common prefix of a and b (n bytes at most). */
+static size_t
+common(const char *a, const char *b, size_t n)
+{
+	size_t k = 0;
+	uint64_t x, y;
+
+	while (k + 8 <= n) {
+		memcpy(&x, a + k, 8);
+		memcpy(&y, b + k, 8);
+		if (x != y)
+			break;
+		k += 8;
+	}
+	while (k < n && a[k] == b[k])
+		k++;
+	return k;
+}
+
+size_t
+fold_stackids_diff(struct fold_stackids *s, const char *stack, size_t len)
+{
+	size_t l, k;
+
+	l = common(stack, s->prev, len < s->prevlen ? len : s->prevlen);
+	s->same = l == len && len == s->prevlen && s->n > 0;
+	if (s->same)
+		return s->keep = s->n;
+	/* Frame k is kept when the ';' after it is in the common prefix. */
+	for (k = 0; k < s->n && s->ends[k] < l; k++)
+		;
+	return s->keep = k;
+}
+
+const uint32_t *
+fold_stackids_push(struct fold_stackids *s, const char *stack, size_t len,
+    size_t *n)
+{
+	size_t start, flen;
+	const char *semi;
+
+	if (s->same) {
+		*n = s->n;
+		return s->ids;
+	}
+	s->n = s->keep;
+	start = s->n ? s->ends[s->n - 1] + 1 : 0;
+	fold_grow(&s->prev, &s->prevcap, len + 1, 1);
+	memcpy(s->prev + start, stack + start, len - start);
+	s->prevlen = len;
+	for (;;) {
+		semi = memchr(stack + start, ';', len - start);
+		flen = semi != NULL ? (size_t)(semi - stack) - start : len - start;
+		if (s->n == s->cap) {
+			size_t c = s->cap;
+
+			fold_grow(&s->ids, &c, s->n + 1, sizeof(*s->ids));
+			fold_grow(&s->ends, &s->cap, s->n + 1, sizeof(*s->ends));
+		}
+		s->ids[s->n] = fold_intern(s->t, stack + start, s->strip ?
+		    fold_strip_annotation(stack + start, flen) : flen, NULL);
+		s->ends[s->n++] = start + flen;
+		if (semi == NULL)
+			break;
+		start += flen + 1;
+	}
+	*n = s->n;
+	return s->ids;
+}
+
+const uint32_t *
+fold_stackids(struct fold_stackids *s, const char *stack, size_t len,
+    size_t *n)
+{
+	fold_stackids_diff(s, stack, len);
+	return fold_stackids_push(s, stack, len, n);
+}
+
+void
+fold_stackids_free(struct fold_stackids *s)
+{
+	free(s->prev);
+	free(s->ids);
+	free(s->ends);
+	memset(s, 0, sizeof(*s));
+}

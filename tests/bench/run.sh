@@ -1,0 +1,87 @@
+#!/bin/sh
+# run.sh - the benchmark behind `make bench`: builds large deterministic
+# inputs, runs each built tool over them (best of 3), and prints MB/s and
+# peak RSS.  Not a test: nothing here passes or fails on timing.
+#
+# Environment: FOLDKIT_BIN (the built tools), BENCH (work folder with gen
+# and runstat), BENCH_MB (input size, default 1000), BENCH_RUNS (default 3).
+set -u
+bin=${FOLDKIT_BIN:?}
+work=${BENCH:?}
+mb=${BENCH_MB:-1000}
+runs=${BENCH_RUNS:-3}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$work" || exit 1
+
+# Inputs, made once per size.
+folded=folded-$mb.txt		# sorted, as collapsers write: 100k stacks, 5k names
+wide=wide-$mb.txt		# same shape, 20k names
+shuf=shuffled-$mb.txt		# random order, 20k names
+small=folded-$((mb / 10)).txt	# a tenth, to show memory stays flat
+perfin=perf-$mb.txt		# our recorded capture, repeated
+[ -s "$folded" ] || ./gen folded "$mb" 100000 5000 > "$folded"
+[ -s "$wide" ] || ./gen folded "$mb" 100000 20000 > "$wide"
+[ -s "$shuf" ] || ./gen shuffled "$mb" 100000 20000 > "$shuf"
+[ -s "$small" ] || ./gen folded $((mb / 10)) 100000 5000 > "$small"
+if [ ! -s "$perfin" ]; then
+	cap=$top/examples/minieth.perf.txt
+	size=$(wc -c < "$cap")
+	n=$((mb * 1000000 / size + 1))
+	i=0
+	while [ $i -lt "$n" ]; do cat "$cap"; i=$((i + 1)); done > "$perfin"
+fi
+
+# best TOOL INPUT [ARGS...]: "MB/s RSS_MB" of the fastest of $runs runs.
+best() {
+	tool=$1 input=$2
+	shift 2
+	bytes=$(wc -c < "$input")
+	b=
+	for r in $(seq "$runs"); do
+		set -- $(./runstat "$input" "$bin/$tool" "$@") "$@"
+		t=$1 kb=$2 st=$3
+		shift 3
+		[ "$st" -ne 0 ] && [ "$st" -ne 1 ] && { echo "$tool failed: $st" >&2; }
+		if [ -z "$b" ] || [ "$(echo "$t < $b" | bc -l 2>/dev/null || awk "BEGIN{print ($t < $b)}")" = 1 ]; then
+			b=$t
+			rss=$kb
+		fi
+	done
+	awk -v by="$bytes" -v t="$b" -v kb="$rss" 'BEGIN {
+		printf "%8.0f MB/s  %7.1f MB RSS  (%.0f MB in %.3f s)", by / 1e6 / t, kb / 1024, by / 1e6, t }'
+}
+
+row() {
+	printf '%-22s %-34s ' "$1" "$2"
+	shift 2
+	best "$@"
+	echo
+}
+
+echo "foldkit bench: $(uname -sm), $(getconf _NPROCESSORS_ONLN) CPUs, best of $runs"
+[ -x "$bin/foldtop" ] && {
+	row foldtop "folded, 5k names" foldtop "$folded"
+	row foldtop "folded, 5k names, 1/10 size" foldtop "$small"
+	row foldtop "folded, 20k names" foldtop "$wide"
+	row foldtop "shuffled, 20k names" foldtop "$shuf"
+	row "foldtop --focus" "folded, 5k names" foldtop "$folded" --focus 'minieth_vm::'
+}
+[ -x "$bin/stackcollapse-perf" ] &&
+	row stackcollapse-perf "perf script (examples/minieth)" stackcollapse-perf "$perfin"
+for t in stackcollapse-dtrace flamegraph-svg foldcallers foldmodules foldstats; do
+	[ -x "$bin/$t" ] && [ -f "$top/tests/bench/$t.sh" ] && . "$top/tests/bench/$t.sh"
+done
+
+# The seed's Perl one-liner for leaf hotspots, for scale (100 MB).
+if command -v perl >/dev/null 2>&1; then
+	head -c 100000000 "$folded" > perl-in.txt
+	t0=$(date +%s.%N)
+	perl -ne 'chomp; if (/^(.*)\s+(\d+)$/) { @frames = split(/;/, $1);
+		$leaf = $frames[-1]; $total{$leaf} += $2; } END {
+		for (sort { $total{$b} <=> $total{$a} } keys %total) {
+		printf "%12d  %s\n", $total{$_}, $_; } }' perl-in.txt > /dev/null
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%-22s %-34s %8.0f MB/s  (100 MB in %.3f s)\n",
+		"perl one-liner (seed)", "folded, 5k names, leaf only", 100 / (b - a), b - a }'
+	rm -f perl-in.txt
+fi
