@@ -31,6 +31,8 @@ SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 BATSFLAGS ?=
 
+.SECONDARY:
+
 .PHONY: all test check demo bench install uninstall clean lint
 
 all: $(BINS)
