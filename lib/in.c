@@ -7,7 +7,7 @@
 
 #include "fold.h"
 
-#define IN_BUFSIZE (1024 * 1024)
+#define IN_BUFSIZE (256 * 1024)
 
 static char *stdin_name[] = { "-" };
 

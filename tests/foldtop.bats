@@ -320,3 +320,7 @@ ft() { "$BIN/foldtop" "$@"; }
 	[ "$output" = " self  self%     sum%      total   total%  name" ]
 	[ ! -s "$BATS_TEST_TMPDIR/err" ]
 }
+
+@test "man pages foldtop.1 and folded.5 are lint-clean" {
+	man_lint foldtop.1 folded.5
+}

@@ -30,3 +30,14 @@ usage_matches_man() {
 		sed 's/^Fl //; s/\\-/-/g; s/^/-/' | sort -u)
 	[ "$u" = "$m" ] || { diff <(echo "$u") <(echo "$m") >&2; return 1; }
 }
+
+# mandoc -Tlint must find nothing to say about the pages (skip without mandoc).
+man_lint() {
+	command -v mandoc >/dev/null 2>&1 || skip "mandoc not installed"
+	local p out
+	for p in "$@"; do
+		out=$(mandoc -Tlint -Wwarning "$BATS_TEST_DIRNAME/../man/$p" 2>&1) ||
+			{ echo "$out" >&2; return 1; }
+		[ -z "$out" ] || { echo "$out" >&2; return 1; }
+	done
+}
