@@ -1,0 +1,134 @@
+/* stackcollapse-perf - perf script output to folded stacks. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fold.h"
+
+static const char usage[] =
+    "stackcollapse-perf [-q] [--addrs] [--all] [--context]\n"
+    "               [--event-filter EVENT] [--inline] [--jit] [--kernel]\n"
+    "               [--pid] [--samples] [--skip-after FUNC] [--srcline]\n"
+    "               [--strict] [--tid] [file ...]\n";
+
+static const char help[] =
+    "Collapse the output of `perf script` into folded stacks, one line per\n"
+    "distinct stack: \"comm;caller;...;leaf COUNT\", sorted.\n"
+    "\n"
+    "      --pid               root frame \"comm-PID\"\n"
+    "      --tid               root frame \"comm-PID/TID\"\n"
+    "      --kernel            annotate kernel frames with _[k]\n"
+    "      --jit               annotate JIT frames (/tmp/perf-N.map) with _[j]\n"
+    "      --all               --kernel and --jit\n"
+    "      --addrs             [module <addr>] for unknown symbols\n"
+    "      --event-filter EVENT\n"
+    "                          keep samples of EVENT only (default: the\n"
+    "                          first event seen)\n"
+    "      --inline            expand inlined functions with addr2line\n"
+    "      --context           with --inline: add :file:line to each name\n"
+    "      --srcline           input from perf script -F+srcline: add\n"
+    "                          :file:line to each frame\n"
+    "      --skip-after FUNC   drop the callers of the innermost FUNC frame\n"
+    "      --samples           count samples, not periods\n"
+    "  -q, --quiet             no warnings\n"
+    "      --strict            an unrecognized line is an error\n"
+    "  -h, --help              this help\n"
+    "      --version           print the version\n";
+
+enum {
+	OPT_PID = FOLD_OPT_TOOL, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
+	OPT_ADDRS, OPT_EVENT, OPT_INLINE, OPT_CONTEXT, OPT_SRCLINE, OPT_SKIP,
+	OPT_SAMPLES, OPT_STRICT, OPT_VERSION
+};
+
+static const struct option longopts[] = {
+	{ "pid", 0, NULL, OPT_PID },
+	{ "tid", 0, NULL, OPT_TID },
+	{ "kernel", 0, NULL, OPT_KERNEL },
+	{ "jit", 0, NULL, OPT_JIT },
+	{ "all", 0, NULL, OPT_ALL },
+	{ "addrs", 0, NULL, OPT_ADDRS },
+	{ "event-filter", 1, NULL, OPT_EVENT },
+	{ "inline", 0, NULL, OPT_INLINE },
+	{ "context", 0, NULL, OPT_CONTEXT },
+	{ "srcline", 0, NULL, OPT_SRCLINE },
+	{ "skip-after", 1, NULL, OPT_SKIP },
+	{ "samples", 0, NULL, OPT_SAMPLES },
+	{ "quiet", 0, NULL, 'q' },
+	{ "strict", 0, NULL, OPT_STRICT },
+	{ "help", 0, NULL, 'h' },
+	{ "version", 0, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+int
+main(int argc, char **argv)
+{
+	struct fold_perf_opts o = { 0, NULL, NULL };
+	struct fold_perf *p;
+	int c;
+
+	fold_init(argv[0]);
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_PID:
+			o.flags |= FOLD_PERF_PID;
+			break;
+		case OPT_TID:
+			o.flags |= FOLD_PERF_TID;
+			break;
+		case OPT_KERNEL:
+			o.flags |= FOLD_PERF_KERNEL;
+			break;
+		case OPT_JIT:
+			o.flags |= FOLD_PERF_JIT;
+			break;
+		case OPT_ALL:
+			o.flags |= FOLD_PERF_KERNEL | FOLD_PERF_JIT;
+			break;
+		case OPT_ADDRS:
+			o.flags |= FOLD_PERF_ADDRS;
+			break;
+		case OPT_EVENT:
+			if (*optarg == '\0')
+				fold_die(2, "--event-filter needs an event name");
+			o.event = optarg;
+			break;
+		case OPT_INLINE:
+			o.flags |= FOLD_PERF_INLINE;
+			break;
+		case OPT_CONTEXT:
+			o.flags |= FOLD_PERF_CONTEXT;
+			break;
+		case OPT_SRCLINE:
+			o.flags |= FOLD_PERF_SRCLINE;
+			break;
+		case OPT_SKIP:
+			if (*optarg == '\0')
+				fold_die(2, "--skip-after needs a function name");
+			o.skip_after = optarg;
+			break;
+		case OPT_SAMPLES:
+			o.flags |= FOLD_PERF_SAMPLES;
+			break;
+		case 'q':
+			o.flags |= FOLD_PERF_QUIET;
+			break;
+		case OPT_STRICT:
+			o.flags |= FOLD_PERF_STRICT;
+			break;
+		case 'h':
+			printf("usage: %s\n%s", usage, help);
+			exit(fflush(stdout) == 0 ? 0 : 1);
+		case OPT_VERSION:
+			printf("%s (foldkit) %s\n", fold_prog, FOLDKIT_VERSION);
+			exit(fflush(stdout) == 0 ? 0 : 1);
+		default:
+			fold_usage(usage);
+		}
+	}
+	p = fold_perf_new(&o);
+	fold_perf_run(p, argc - optind, argv + optind);
+	fold_perf_print(p);
+	return fo_end(fold_perf_end(p));
+}

@@ -1,0 +1,1438 @@
+/* perf.c - perf script text to folded stacks (see stackcollapse-perf(1)). */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fold.h"
+
+extern char **environ;
+
+/*
+ * How it goes fast: every frame line of perf script repeats, byte for byte,
+ * for every sample through that code address.  So the line itself (after
+ * its leading blanks) is the cache key: a line seen before costs one hash
+ * and one memcmp, and yields the frame name ids it stands for.  A sample is
+ * the array of those ids (leaf first, root last), interned as bytes: one
+ * hash lookup per sample.  Texts are built only at the end, for the distinct
+ * stacks.
+ */
+
+enum { S_NONE, S_SAMPLE, S_DROP };
+
+struct rv {			/* what a cached frame line stands for */
+	uint32_t a;		/* n == 1: the name id; n > 1: offset in pool */
+	uint32_t n;		/* number of frames; 0: the line is dropped */
+};
+
+/* The frame line cache: lines to what they stand for. */
+struct rslot {
+	uint64_t h;
+	const char *s;		/* NULL: empty slot */
+	size_t len;
+	struct rv v;
+};
+struct rtab {
+	struct rslot *sl;
+	size_t mask, n;
+	struct fold_arena arena;
+};
+
+struct a2l {			/* one addr2line process per module */
+	pid_t pid;
+	int wfd;
+	FILE *rf;
+	int dead;
+};
+
+struct fold_perf_st {
+	unsigned flags;
+	const char *skip;
+	size_t skiplen;
+	char *event;		/* the filter; NULL until the first event */
+	int event_default, event_warned;
+
+	struct fold_intern names;	/* frame and root names */
+	unsigned char *skipname;	/* per name: 1 if it is --skip-after's */
+	size_t skipcap;
+	struct rtab raw[2];		/* frame lines (not java, java) */
+	uint32_t *pool;
+	size_t npool, poolcap;
+
+	struct fold_intern stacks;	/* arrays of name ids, leaf first */
+	uint64_t *counts;
+	size_t countcap;
+
+	/* the current sample */
+	int state, java, stopped;
+	uint32_t root;
+	uint64_t weight;
+	uint32_t *stk;
+	size_t nstk, stkcap;
+
+	/* --srcline: a frame line waiting for its source line */
+	int want_src;
+	char *pend;
+	size_t npend, pendcap;
+
+	char *tmp;		/* scratch for names */
+	size_t tmpcap;
+	uint32_t *ids;		/* scratch for the names of one line */
+	size_t idcap;
+
+	/* messages */
+	uint64_t unrec;
+	char *unrec_file;
+	unsigned long long unrec_line;
+	uint64_t overflows;
+
+	struct fold_intern mods;	/* --inline */
+	struct a2l *a2l;
+	size_t a2lcap;
+};
+
+/* ---- bytes ---------------------------------------------------------- */
+
+static inline int
+isws(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' ||
+	    c == '\n';
+}
+
+static inline int
+isdig(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline int
+isword(int c)
+{
+	return isdig(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    c == '_';
+}
+
+static inline int
+ishex(int c)
+{
+	return isdig(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static int
+has(const char *s, size_t n, const char *lit)
+{
+	size_t m = strlen(lit), i;
+
+	for (i = 0; i + m <= n; i++)
+		if (s[i] == lit[0] && memcmp(s + i, lit, m) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+prefix(const char *s, size_t n, const char *lit)
+{
+	size_t m = strlen(lit);
+
+	return n >= m && memcmp(s, lit, m) == 0;
+}
+
+/* Scratch buffer append. */
+static void
+tput(struct fold_perf_st *st, size_t *len, const char *s, size_t n)
+{
+	fold_grow(&st->tmp, &st->tmpcap, *len + n + 1, 1);
+	if (n > 0)
+		memcpy(st->tmp + *len, s, n);
+	*len += n;
+}
+
+/* ---- lookups -------------------------------------------------------- */
+
+static void
+rinit(struct rtab *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->mask = 1023;
+	t->sl = xcalloc(t->mask + 1, sizeof(*t->sl));
+}
+
+/* The slot of s in t: its own if there, else the empty one to fill. */
+static inline struct rslot *
+rfind(const struct rtab *t, const char *s, size_t len, uint64_t h)
+{
+	struct rslot *sl;
+	size_t j;
+
+	for (j = h & t->mask; (sl = &t->sl[j])->s != NULL;
+	    j = (j + 1) & t->mask)
+		if (sl->h == h && sl->len == len && memcmp(sl->s, s, len) == 0)
+			break;
+	return sl;
+}
+
+static void
+radd(struct rtab *t, const char *s, size_t len, uint64_t h, struct rv v)
+{
+	struct rslot *sl = rfind(t, s, len, h), *ns;
+	char *copy;
+	size_t j, k, nmask;
+
+	if (sl->s != NULL) {
+		sl->v = v;
+		return;
+	}
+	copy = fold_arena_alloc(&t->arena, len + 1);
+	if (len > 0)
+		memcpy(copy, s, len);
+	sl->h = h;
+	sl->s = copy;
+	sl->len = len;
+	sl->v = v;
+	if (++t->n * 2 <= t->mask)
+		return;
+	nmask = t->mask * 2 + 1;
+	ns = xcalloc(nmask + 1, sizeof(*ns));
+	for (k = 0; k <= t->mask; k++) {
+		if (t->sl[k].s == NULL)
+			continue;
+		for (j = t->sl[k].h & nmask; ns[j].s != NULL; j = (j + 1) & nmask)
+			;
+		ns[j] = t->sl[k];
+	}
+	free(t->sl);
+	t->sl = ns;
+	t->mask = nmask;
+}
+
+static void
+rfree(struct rtab *t)
+{
+	free(t->sl);
+	fold_arena_free(&t->arena);
+}
+
+/* A frame or root name to its id. */
+static uint32_t
+name_id(struct fold_perf_st *st, const char *s, size_t n)
+{
+	int isnew;
+	uint32_t id = fold_intern(&st->names, s, n, &isnew);
+	size_t k;
+
+	if (isnew && st->skip != NULL) {
+		fold_grow(&st->skipname, &st->skipcap, (size_t)id + 1, 1);
+		k = fold_strip_annotation(s, n);
+		st->skipname[id] = (n == st->skiplen &&
+		    memcmp(s, st->skip, n) == 0) || (k == st->skiplen &&
+		    memcmp(s, st->skip, k) == 0);
+	}
+	return id;
+}
+
+/* ---- messages ------------------------------------------------------- */
+
+static void
+unrecognized(struct fold_perf *p)
+{
+	struct fold_perf_st *st = p->st;
+
+	if (st->flags & FOLD_PERF_STRICT)
+		fold_die(1, "%s:%llu: unrecognized line", p->file, p->lineno);
+	if (st->unrec++ == 0) {
+		st->unrec_file = xstrdup(p->file);
+		st->unrec_line = p->lineno;
+	}
+}
+
+/* ---- addr2line (--inline) ------------------------------------------- */
+
+static void
+a2l_start(struct a2l *a, const char *mod)
+{
+	posix_spawn_file_actions_t fa;
+	int in[2], out[2], err;
+	char *argv[] = { "addr2line", "-a", "-i", "-f", "-s", "-C", "-e",
+	    (char *)mod, NULL };
+
+	a->dead = 1;
+	if (pipe(in) != 0 || pipe(out) != 0)
+		fold_die(1, "pipe: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addclose(&fa, in[0]);
+	posix_spawn_file_actions_addclose(&fa, in[1]);
+	posix_spawn_file_actions_addclose(&fa, out[0]);
+	posix_spawn_file_actions_addclose(&fa, out[1]);
+	err = posix_spawnp(&a->pid, "addr2line", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(in[0]);
+	close(out[1]);
+	if (err != 0)
+		fold_die(1, "--inline needs addr2line: %s", strerror(err));
+	fcntl(in[1], F_SETFD, FD_CLOEXEC);
+	fcntl(out[0], F_SETFD, FD_CLOEXEC);
+	a->wfd = in[1];
+	if ((a->rf = fdopen(out[0], "r")) == NULL)
+		fold_die(1, "fdopen: %s", strerror(errno));
+	a->dead = 0;
+}
+
+static void
+a2l_stop(struct a2l *a)
+{
+	int wst;
+
+	if (a->pid <= 0)
+		return;
+	close(a->wfd);
+	fclose(a->rf);
+	waitpid(a->pid, &wst, 0);
+	a->pid = 0;
+	a->dead = 1;
+}
+
+/* One line of addr2line output, without its newline; NULL at the end. */
+static char *
+a2l_getline(struct a2l *a, char **buf, size_t *cap)
+{
+	ssize_t n = getline(buf, cap, a->rf);
+
+	if (n <= 0)
+		return NULL;
+	if ((*buf)[n - 1] == '\n')
+		(*buf)[--n] = '\0';
+	return *buf;
+}
+
+#define SENTINEL "0xffffffffffffffff"
+
+/*
+ * The inlined chain at addr in mod, root first, as ids into st->ids (count
+ * returned); 0 when addr2line has nothing usable.  Each address is followed
+ * by an unresolvable sentinel address, whose output marks the end.
+ */
+static size_t
+a2l_chain(struct fold_perf *p, const char *mod, size_t mlen,
+    const char *addr, size_t alen)
+{
+	struct fold_perf_st *st = p->st;
+	char q[128], *l = NULL, *fn = NULL, *d;
+	size_t lcap = 0, fncap = 0, n = 0, len, i, j, k;
+	uint32_t m;
+	struct a2l *a;
+	int isnew, ok = 1;
+
+	if (alen == 0 || alen > 40)
+		return 0;
+	m = fold_intern(&st->mods, mod, mlen, &isnew);
+	fold_grow(&st->a2l, &st->a2lcap, (size_t)m + 1, sizeof(*st->a2l));
+	a = &st->a2l[m];
+	if (isnew)
+		a2l_start(a, fold_intern_str(&st->mods, m).s);
+	if (a->dead)
+		return 0;
+	len = (size_t)snprintf(q, sizeof(q), "0x%.*s\n" SENTINEL "\n",
+	    (int)alen, addr);
+	i = 0;
+	while (i < len) {
+		ssize_t w = write(a->wfd, q + i, len - i);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ok = 0;
+			break;
+		}
+		i += (size_t)w;
+	}
+	if (!ok || a2l_getline(a, &l, &lcap) == NULL || l[0] != '0') {
+		ok = 0;
+		goto out;
+	}
+	for (;;) {
+		if (a2l_getline(a, &l, &lcap) == NULL) {
+			ok = 0;
+			break;
+		}
+		if (strcmp(l, SENTINEL) == 0)
+			break;
+		/* l is a function; the next line its file:line */
+		len = strlen(l);
+		fold_grow(&fn, &fncap, len + 1, 1);
+		memcpy(fn, l, len + 1);
+		if (a2l_getline(a, &l, &lcap) == NULL) {
+			ok = 0;
+			break;
+		}
+		if (strcmp(fn, "??") == 0)
+			continue;
+		if ((d = strstr(l, " (discriminator ")) != NULL)
+			*d = '\0';
+		/* name[:file:line], tidied like a symbol */
+		k = 0;
+		for (j = 0; fn[j] != '\0'; j++) {
+			char c = fn[j] == ';' ? ':' : fn[j];
+
+			if (c != '"' && c != '\'')
+				tput(st, &k, &c, 1);
+		}
+		if (st->flags & FOLD_PERF_CONTEXT) {
+			tput(st, &k, ":", 1);
+			tput(st, &k, l, strlen(l));
+		}
+		fold_grow(&st->ids, &st->idcap, n + 1, sizeof(*st->ids));
+		st->ids[n++] = name_id(st, st->tmp, k);
+	}
+	if (ok) {	/* the sentinel's own pair */
+		if (a2l_getline(a, &l, &lcap) == NULL ||
+		    a2l_getline(a, &l, &lcap) == NULL)
+			ok = 0;
+	}
+out:
+	if (!ok) {
+		if (!(st->flags & FOLD_PERF_QUIET))
+			fold_warn("--inline: addr2line failed on '%.*s'; its "
+			    "symbols are used as they are", (int)mlen, mod);
+		a2l_stop(a);
+		n = 0;
+	}
+	free(l);
+	free(fn);
+	/* addr2line gives innermost first: reverse to root first */
+	for (i = 0; i < n / 2; i++) {
+		m = st->ids[i];
+		st->ids[i] = st->ids[n - 1 - i];
+		st->ids[n - 1 - i] = m;
+	}
+	return n;
+}
+
+/* ---- frame names ---------------------------------------------------- */
+
+/* Where the argument list of a name starts (fix 3), or len. */
+static size_t
+argcut(const char *s, size_t len)
+{
+	static const char anon[] = "(anonymous namespace)";
+	size_t i, depth = 0;
+
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c == '(') {
+			if (len - i >= sizeof(anon) - 1 &&
+			    memcmp(s + i, anon, sizeof(anon) - 1) == 0) {
+				i += sizeof(anon) - 2;
+				continue;
+			}
+			if (depth == 0)
+				return i;
+			depth++;
+		} else if (c == '<' || c == '[' || c == '{') {
+			depth++;
+		} else if (c == ')' || c == '>' || c == ']' || c == '}') {
+			if (depth > 0)
+				depth--;
+		} else if (c == 'o' && len - i > 8 &&
+		    memcmp(s + i, "operator", 8) == 0 &&
+		    (i == 0 || !isword((unsigned char)s[i - 1]))) {
+			/* operator< operator<< operator<=> operator>> ... */
+			i += 8;
+			while (i < len && s[i] == ' ')
+				i++;
+			while (i < len && (s[i] == '<' || s[i] == '>' ||
+			    s[i] == '=' || s[i] == '-'))
+				i++;
+			i--;
+		}
+	}
+	return len;
+}
+
+/* Go method names such as "Foo.(*Bar).baz" keep their parentheses. */
+static int
+gomethod(const char *s, size_t len)
+{
+	size_t i, j;
+
+	for (i = 0; i + 1 < len; i++)
+		if (s[i] == '.' && s[i + 1] == '(')
+			break;
+	for (j = len; j >= i + 4; j--)
+		if (s[j - 2] == ')' && s[j - 1] == '.')
+			return 1;
+	return 0;
+}
+
+static int
+jitmod(const char *m, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i + 10 <= n; i++) {
+		if (memcmp(m + i, "/tmp/perf-", 10) != 0)
+			continue;
+		for (j = i + 10; j < n && isdig((unsigned char)m[j]); j++)
+			;
+		if (j > i + 10 && n - j >= 4 && memcmp(m + j, ".map", 4) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A module addr2line can read: not [x], perf-N.map or kernel. */
+static int
+filemod(const char *m, size_t n)
+{
+	size_t i, j;
+
+	if (n == 0 || has(m, n, "kernel."))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (m[i] == '[') {
+			for (j = i + 1; j < n && m[j] != ']'; j++)
+				;
+			if (j < n && j > i + 1)
+				return 0;
+		}
+		if (n - i >= 5 && memcmp(m + i, "perf-", 5) == 0) {
+			for (j = i + 5; j < n && isdig((unsigned char)m[j]); j++)
+				;
+			if (j > i + 5 && n - j >= 4 && memcmp(m + j + 1, "map", 3) == 0)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+struct frame {
+	const char *addr, *sym, *mod, *src;
+	size_t alen, slen, mlen, srclen;
+	int hasmod, hassrc;
+};
+
+/*
+ * The names a frame line stands for, root first, into st->ids; returns how
+ * many (0: the frame is dropped).  *unknown is set when the symbol was
+ * [unknown] (no source line follows it with --srcline).
+ */
+static size_t
+frame_names(struct fold_perf *p, const struct frame *f, int java, int *unknown)
+{
+	struct fold_perf_st *st = p->st;
+	const char *sym = f->sym, *mod = f->hasmod ? f->mod : "[unknown]";
+	size_t slen = f->slen, mlen = f->hasmod ? f->mlen : 9;
+	size_t n = 0, i, k, start, end, cut;
+	int isunk = 0;
+
+	*unknown = 0;
+	/* the +0x offset */
+	for (i = slen; i > 0 && ishex((unsigned char)sym[i - 1]) &&
+	    !(sym[i - 1] >= 'A' && sym[i - 1] <= 'F'); i--)
+		;
+	if (i < slen && i >= 3 && sym[i - 1] == 'x' && sym[i - 2] == '0' &&
+	    sym[i - 3] == '+')
+		slen = i - 3;
+	if (slen > 0 && sym[0] == '(' && !prefix(sym, slen,
+	    "(anonymous namespace)"))
+		return 0;
+	/* split drops trailing empty pieces */
+	while (slen >= 2 && sym[slen - 2] == '-' && sym[slen - 1] == '>')
+		slen -= 2;
+	if (slen == 0)
+		return 0;
+	if ((st->flags & FOLD_PERF_INLINE) && f->hasmod && filemod(mod, mlen)) {
+		n = a2l_chain(p, mod, mlen, f->addr, f->alen);
+		if (n > 0)
+			return n;
+	}
+	for (start = 0; start <= slen; start = end + 2) {
+		const char *pc;
+		size_t pl, ann = 0;
+
+		for (end = start; end + 1 < slen &&
+		    !(sym[end] == '-' && sym[end + 1] == '>'); end++)
+			;
+		if (end + 1 >= slen)
+			end = slen;
+		pc = sym + start;
+		pl = end - start;
+		k = 0;
+		if (pl == 9 && memcmp(pc, "[unknown]", 9) == 0) {
+			const char *b = mod;
+			size_t bl = mlen;
+
+			if (bl == 9 && memcmp(b, "[unknown]", 9) == 0) {
+				b = "unknown";
+				bl = 7;
+			} else {
+				for (i = bl; i > 0; i--)
+					if (b[i - 1] == '/')
+						break;
+				b += i;
+				bl -= i;
+			}
+			tput(st, &k, "[", 1);
+			tput(st, &k, b, bl);
+			if (st->flags & FOLD_PERF_ADDRS) {
+				tput(st, &k, " <", 2);
+				tput(st, &k, f->addr, f->alen);
+				tput(st, &k, ">", 1);
+			}
+			tput(st, &k, "]", 1);
+			isunk = 1;
+		} else
+			tput(st, &k, pc, pl);
+		/* tidy: ';' to ':', cut the arguments, drop quotes */
+		for (i = 0; i < k; i++)
+			if (st->tmp[i] == ';')
+				st->tmp[i] = ':';
+		if (!gomethod(st->tmp, k))
+			k = argcut(st->tmp, k);
+		for (i = cut = 0; i < k; i++)
+			if (st->tmp[i] != '"' && st->tmp[i] != '\'')
+				st->tmp[cut++] = st->tmp[i];
+		k = cut;
+		if (java && k > 0 && st->tmp[0] == 'L' && memchr(st->tmp, '/', k)) {
+			memmove(st->tmp, st->tmp + 1, k - 1);
+			k--;
+		}
+		/* annotations */
+		if (n > 0) {
+			if (!has(st->tmp, k, "_[i]"))
+				ann = 1;
+		} else if ((st->flags & FOLD_PERF_KERNEL) && f->hasmod &&
+		    (mod[0] == '[' || (mlen >= 7 &&
+		    memcmp(mod + mlen - 7, "vmlinux", 7) == 0)) &&
+		    !has(mod, mlen, "unknown")) {
+			tput(st, &k, "_[k]", 4);
+		} else if ((st->flags & FOLD_PERF_JIT) && f->hasmod &&
+		    jitmod(mod, mlen) && !has(st->tmp, k, "_[j]")) {
+			tput(st, &k, "_[j]", 4);
+		}
+		if (ann)
+			tput(st, &k, "_[i]", 4);
+		/* the source line goes to the innermost piece */
+		if (f->hassrc && !isunk && end == slen) {
+			const char *s = f->src;
+			size_t sl = f->srclen, j, m0 = k;
+
+			tput(st, &k, ":", 1);
+			for (j = 0; j < sl; j++) {
+				if (s[j] == '[') {
+					const char *c = memchr(s + j, ']', sl - j);
+
+					if (c != NULL) {
+						j = (size_t)(c - s);
+						continue;
+					}
+				}
+				tput(st, &k, s + j, 1);
+			}
+			/* trim blanks */
+			for (j = m0 + 1; j < k && isws((unsigned char)st->tmp[j]); j++)
+				;
+			memmove(st->tmp + m0 + 1, st->tmp + j, k - j);
+			k -= j - (m0 + 1);
+			while (k > m0 + 1 && isws((unsigned char)st->tmp[k - 1]))
+				k--;
+			if (k == m0 + 1)
+				k = m0;
+		}
+		fold_grow(&st->ids, &st->idcap, n + 1, sizeof(*st->ids));
+		st->ids[n++] = name_id(st, st->tmp, k);
+		if (end == slen)
+			break;
+	}
+	*unknown = isunk;
+	return n;
+}
+
+/* ---- parsing lines -------------------------------------------------- */
+
+/*
+ * A frame line, t[0] not blank: "ADDR SYMBOL (MODULE)", the symbol up to
+ * the last " (" followed by a ")", the module up to the last ")"; or, with
+ * no module, "HEXADDR SYMBOL".  0 if t is neither.
+ */
+static int
+parse_frame(const char *t, size_t n, struct frame *f)
+{
+	size_t a, s, rp, j, e;
+
+	memset(f, 0, sizeof(*f));
+	for (a = 0; a < n && isword((unsigned char)t[a]); a++)
+		;
+	if (a == 0)
+		return 0;
+	for (s = a; s < n && isws((unsigned char)t[s]); s++)
+		;
+	for (rp = n; rp > 0 && t[rp - 1] != ')'; rp--)
+		;
+	if (rp > 0) {
+		rp--;
+		for (j = rp; j >= 2 && !(t[j - 1] == '(' && t[j - 2] == ' '); j--)
+			;
+		if (j >= 2 && j - 2 >= a) {	/* t[j-2..j) is " (" */
+			size_t sp = j - 2;
+
+			f->addr = t;
+			f->alen = a;
+			if (s < sp) {
+				f->sym = t + s;
+				f->slen = sp - s;
+			} else if (sp > a) {	/* the regex's backtracking */
+				f->sym = t + sp - 1;
+				f->slen = 1;
+			} else if (a >= 2) {
+				f->alen = a - 1;
+				f->sym = t + a - 1;
+				f->slen = 1;
+			} else
+				goto nomod;
+			f->mod = t + j;
+			f->mlen = rp - j;
+			f->hasmod = 1;
+			return 1;
+		}
+	}
+nomod:
+	for (j = 0; j < a; j++)
+		if (!ishex((unsigned char)t[j]))
+			return 0;
+	if (s == a || s == n)
+		return 0;
+	for (e = n; e > s && isws((unsigned char)t[e - 1]); e--)
+		;
+	f->addr = t;
+	f->alen = a;
+	f->sym = t + s;
+	f->slen = e - s;
+	return 1;
+}
+
+/*
+ * The header regex of the reference, /^(\S.+?)\s+(\d+)[/]*(\d+)*\s+/, with
+ * fix 4 (a one-character command) and the end of the line accepted as the
+ * last blank.  On success: the command is t[0..*ce), the numbers t[*p1..)
+ * (PID or TID) and t[*p2..) (TID, *l2 may be 0), the rest starts at *rest.
+ */
+struct hdr {
+	size_t ce, p1, l1, p2, l2, rest;
+};
+
+static int
+pidtid(const char *t, size_t n, size_t q, struct hdr *h)
+{
+	size_t r;
+
+	if (q >= n || !isdig((unsigned char)t[q]))
+		return 0;
+	h->p1 = q;
+	for (r = q; r < n && isdig((unsigned char)t[r]); r++)
+		;
+	h->l1 = r - q;
+	while (r < n && t[r] == '/')
+		r++;
+	h->p2 = r;
+	while (r < n && isdig((unsigned char)t[r]))
+		r++;
+	h->l2 = r - h->p2;
+	if (r < n && !isws((unsigned char)t[r]))
+		return 0;
+	while (r < n && isws((unsigned char)t[r]))
+		r++;
+	h->rest = r;
+	return 1;
+}
+
+static int
+parse_hdr(const char *t, size_t n, struct hdr *h)
+{
+	size_t p, q;
+
+	for (p = 1; p < n; p++) {
+		if (!isws((unsigned char)t[p]))
+			continue;
+		for (q = p; q < n && isws((unsigned char)t[q]); q++)
+			;
+		if (pidtid(t, n, q, h)) {
+			h->ce = p;
+			return 1;
+		}
+		p = q - 1;
+	}
+	return 0;
+}
+
+/*
+ * The event of a header: /:\s*(\d+)*\s+(\S+):\s*$/.  1 with the event in
+ * t[*ev..+*el) and the period digits in t[*pp..+*pl) (*pl may be 0).
+ */
+static int
+parse_event(const char *t, size_t n, size_t *ev, size_t *el, size_t *pp,
+    size_t *pl)
+{
+	size_t e = n, b, w, d;
+
+	while (e > 0 && isws((unsigned char)t[e - 1]))
+		e--;
+	if (e < 2 || t[e - 1] != ':')
+		return 0;
+	for (b = e - 1; b > 0 && !isws((unsigned char)t[b - 1]); b--)
+		;
+	if (b == 0 || b == e - 1)
+		return 0;
+	*ev = b;
+	*el = e - 1 - b;
+	for (w = b; w > 0 && isws((unsigned char)t[w - 1]); w--)
+		;
+	*pp = *pl = 0;
+	if (w > 0 && t[w - 1] == ':')
+		return 1;
+	for (d = w; d > 0 && isdig((unsigned char)t[d - 1]); d--)
+		;
+	if (d == w)
+		return 0;
+	*pp = d;
+	*pl = w - d;
+	while (d > 0 && isws((unsigned char)t[d - 1]))
+		d--;
+	return d > 0 && t[d - 1] == ':';
+}
+
+static size_t
+token(const char *t, size_t n, size_t i)
+{
+	while (i < n && !isws((unsigned char)t[i]))
+		i++;
+	return i;
+}
+
+static size_t
+skipws(const char *t, size_t n, size_t i)
+{
+	while (i < n && isws((unsigned char)t[i]))
+		i++;
+	return i;
+}
+
+static int
+allof(const char *s, size_t n, int (*fn)(int))
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!fn((unsigned char)s[i]))
+			return 0;
+	return n > 0;
+}
+
+static int
+isdig_(int c)
+{
+	return isdig(c);
+}
+
+static int
+ishex_(int c)
+{
+	return ishex(c);
+}
+
+/* ---- samples -------------------------------------------------------- */
+
+static void
+push(struct fold_perf_st *st, const uint32_t *ids, size_t n)
+{
+	size_t i;
+
+	if (st->stopped)
+		return;
+	if (st->nstk + n + 1 > st->stkcap)
+		fold_grow(&st->stk, &st->stkcap, st->nstk + n + 1,
+		    sizeof(*st->stk));
+	/* ids are root first; the sample is kept leaf first */
+	for (i = n; i > 0; i--) {
+		uint32_t id = ids[i - 1];
+
+		st->stk[st->nstk++] = id;
+		if (st->skip != NULL && st->skipname[id]) {
+			st->stopped = 1;
+			return;
+		}
+	}
+}
+
+static inline void
+push_rv(struct fold_perf_st *st, struct rv v)
+{
+	if (v.n == 1)
+		push(st, &v.a, 1);
+	else if (v.n > 1)
+		push(st, st->pool + v.a, v.n);
+}
+
+static void
+commit(struct fold_perf *p)
+{
+	struct fold_perf_st *st = p->st;
+	uint32_t id;
+	size_t len;
+
+	if (st->state != S_SAMPLE) {
+		st->state = S_NONE;
+		return;
+	}
+	st->state = S_NONE;
+	if (st->nstk + 1 > st->stkcap)
+		fold_grow(&st->stk, &st->stkcap, st->nstk + 1, sizeof(*st->stk));
+	st->stk[st->nstk++] = st->root;
+	len = st->nstk * sizeof(*st->stk);
+	id = fold_intern_h(&st->stacks, (const char *)st->stk, len,
+	    fold_hash(st->stk, len), NULL);
+	if (id >= st->countcap)
+		fold_grow(&st->counts, &st->countcap, (size_t)id + 1,
+		    sizeof(*st->counts));
+	if (st->counts[id] > UINT64_MAX - st->weight) {
+		if (st->overflows++ == 0)
+			fold_warn("%s:%llu: sum of counts larger than "
+			    "18446744073709551615; sample skipped", p->file,
+			    p->lineno);
+		p->status = 1;
+		return;
+	}
+	st->counts[id] += st->weight;
+}
+
+/* Start a sample: root name from the header, weight from the period. */
+static void
+begin(struct fold_perf *p, const char *t, const struct hdr *h,
+    const char *per, size_t perlen)
+{
+	struct fold_perf_st *st = p->st;
+	size_t k = 0, i;
+	uint64_t w = 0;
+
+	for (i = 0; i < perlen; i++) {
+		unsigned d = (unsigned)(per[i] - '0');
+
+		if (w > (UINT64_MAX - d) / 10) {
+			if (st->overflows++ == 0)
+				fold_warn("%s:%llu: period larger than "
+				    "18446744073709551615; sample skipped",
+				    p->file, p->lineno);
+			p->status = 1;
+			st->state = S_DROP;
+			return;
+		}
+		w = w * 10 + d;
+	}
+	if (w == 0 || (st->flags & FOLD_PERF_SAMPLES))
+		w = 1;
+	tput(st, &k, t, h->ce);
+	for (i = 0; i < k; i++)
+		if (st->tmp[i] == ' ')
+			st->tmp[i] = '_';
+	if (st->flags & (FOLD_PERF_PID | FOLD_PERF_TID)) {
+		tput(st, &k, "-", 1);
+		if (h->l2 > 0)
+			tput(st, &k, t + h->p1, h->l1);
+		else
+			tput(st, &k, "?", 1);
+		if (st->flags & FOLD_PERF_TID) {
+			tput(st, &k, "/", 1);
+			if (h->l2 > 0)
+				tput(st, &k, t + h->p2, h->l2);
+			else
+				tput(st, &k, t + h->p1, h->l1);
+		}
+	}
+	st->java = k >= 4 && memcmp(st->tmp, "java", 4) == 0;
+	st->root = name_id(st, st->tmp, k);
+	st->weight = w;
+	st->nstk = 0;
+	st->stopped = 0;
+	st->state = S_SAMPLE;
+}
+
+static void frame_line(struct fold_perf *p, const char *t, size_t n);
+
+/* Keep the sample of this event?  (The first event seen is the filter.) */
+static int
+want_event(struct fold_perf_st *st, const char *e, size_t el)
+{
+	if (st->event == NULL) {
+		st->event = xmalloc(el + 1);
+		memcpy(st->event, e, el);
+		st->event[el] = '\0';
+		st->event_default = 1;
+		return 1;
+	}
+	if (strlen(st->event) == el && memcmp(st->event, e, el) == 0)
+		return 1;
+	if (st->event_default && !st->event_warned) {
+		st->event_warned = 1;
+		if (!(st->flags & FOLD_PERF_QUIET))
+			fold_warn("more than one event: only '%s' samples are "
+			    "kept (choose with --event-filter)", st->event);
+	}
+	return 0;
+}
+
+/*
+ * A header line t (its leading blanks skipped).  Returns 0 if it turns out
+ * not to be one.
+ */
+static int
+header(struct fold_perf *p, const char *t, size_t n, int blank)
+{
+	struct fold_perf_st *st = p->st;
+	struct hdr h;
+	size_t ev, el, pp, pl, r, e1, e2, s2, e3, per = 0, perl = 0;
+	const char *evp = NULL;
+	size_t evl = 0;
+	struct frame f;
+
+	if (!parse_hdr(t, n, &h))
+		return 0;
+	/* the rest: [CPU] TIME: then PERF_RECORD_... or period event: */
+	r = h.rest;
+	if (r < n && t[r] == '[') {
+		e1 = token(t, n, r);
+		if (t[e1 - 1] == ']')
+			r = skipws(t, n, e1);
+	}
+	if (r < n && isdig((unsigned char)t[r])) {
+		e1 = token(t, n, r);
+		if (t[e1 - 1] == ':' && memchr(t + r, '.', e1 - r) != NULL)
+			r = skipws(t, n, e1);
+	}
+	if (n - r >= 12 && memcmp(t + r, "PERF_RECORD_", 12) == 0) {
+		if (st->state == S_SAMPLE)
+			commit(p);
+		st->state = S_NONE;	/* not a sample: no effect */
+		return 1;
+	}
+	if (blank) {	/* a frame line is not a header (see classify) */
+		e1 = token(t, n, 0);
+		if (allof(t, e1, ishex_)) {
+			s2 = skipws(t, n, e1);
+			e2 = s2;
+			while (e2 < n && (isdig((unsigned char)t[e2]) || t[e2] == '/'))
+				e2++;
+			if (e2 == s2 || (e2 < n && !isws((unsigned char)t[e2])))
+				return 0;
+		}
+	}
+	if (st->state == S_SAMPLE)	/* no blank line before: ends it */
+		commit(p);
+	if (parse_event(t, n, &ev, &el, &pp, &pl)) {
+		if (!want_event(st, t + ev, el)) {
+			st->state = S_DROP;
+			return 1;
+		}
+		begin(p, t, &h, t + pp, pl);
+		return 1;
+	}
+	/*
+	 * No "event:" at the end.  Beyond the reference: a sample without a
+	 * callchain has its frame on the header line, after the optional
+	 * period and event: "... 1003009 cpu-clock:pppH:  7f1c1a8a464b
+	 * sym+0x1b (/lib/libc.so.6)".
+	 */
+	e1 = token(t, n, r);
+	s2 = skipws(t, n, e1);
+	e2 = token(t, n, s2);
+	e3 = skipws(t, n, e2);
+	if (e1 > r && t[e1 - 1] == ':') {
+		evp = t + r;
+		evl = e1 - r - 1;
+		r = s2;
+	} else if (allof(t + r, e1 - r, isdig_) && e2 > s2 &&
+	    (t[e2 - 1] == ':' || (allof(t + s2, e2 - s2, ishex_) && e3 < n))) {
+		per = r;
+		perl = e1 - r;
+		if (t[e2 - 1] == ':') {
+			evp = t + s2;
+			evl = e2 - s2 - 1;
+			r = e3;
+		} else
+			r = s2;
+	}
+	e1 = token(t, n, r);
+	if (r < n && allof(t + r, e1 - r, ishex_) && skipws(t, n, e1) < n &&
+	    e1 < n && parse_frame(t + r, n - r, &f)) {
+		if (evp != NULL && !want_event(st, evp, evl)) {
+			st->state = S_DROP;
+			return 1;
+		}
+		begin(p, t, &h, t + per, perl);
+		if (st->state == S_SAMPLE) {
+			frame_line(p, t + r, n - r);
+			commit(p);
+		}
+		return 1;
+	}
+	begin(p, t, &h, NULL, 0);
+	return 1;
+}
+
+/* A frame line t (leading blanks skipped) in the current sample. */
+static void
+frame_line(struct fold_perf *p, const char *t, size_t n)
+{
+	struct fold_perf_st *st = p->st;
+	int j = st->java, unk;
+	uint64_t h = fold_hash(t, n);
+	struct rslot *sl = rfind(&st->raw[j], t, n, h);
+	struct frame f;
+	size_t k;
+	struct rv v;
+
+	if (sl->s != NULL)
+		v = sl->v;
+	else {
+		if (!parse_frame(t, n, &f)) {
+			unrecognized(p);
+			return;
+		}
+		k = frame_names(p, &f, j, &unk);
+		v.n = (uint32_t)k;
+		if (k == 1)
+			v.a = st->ids[0];
+		else {
+			fold_grow(&st->pool, &st->poolcap, st->npool + k,
+			    sizeof(*st->pool));
+			v.a = (uint32_t)st->npool;
+			if (k > 0)
+				memcpy(st->pool + st->npool, st->ids,
+				    k * sizeof(*st->ids));
+			st->npool += k;
+		}
+		radd(&st->raw[j], t, n, h, v);
+	}
+	push_rv(st, v);
+}
+
+/* --srcline: a frame line and its source line (NULL: none). */
+static void
+src_frame(struct fold_perf *p, const char *t, size_t n, const char *src,
+    size_t srclen)
+{
+	struct fold_perf_st *st = p->st;
+	struct frame f;
+	size_t k;
+	int unk;
+
+	if (!parse_frame(t, n, &f)) {
+		unrecognized(p);
+		return;
+	}
+	if (src != NULL) {
+		f.src = src;
+		f.srclen = srclen;
+		f.hassrc = 1;
+	}
+	k = frame_names(p, &f, st->java, &unk);
+	if (src == NULL && !unk) {	/* wait for the source line */
+		fold_grow(&st->pend, &st->pendcap, n + 1, 1);
+		memcpy(st->pend, t, n);
+		st->npend = n;
+		st->want_src = 1;
+		return;
+	}
+	push(st, st->ids, k);
+}
+
+/* The pending --srcline frame, without a source line. */
+static void
+flush_src(struct fold_perf *p)
+{
+	struct fold_perf_st *st = p->st;
+	struct frame f;
+	size_t k;
+	int unk;
+
+	st->want_src = 0;
+	if (st->state == S_SAMPLE && parse_frame(st->pend, st->npend, &f)) {
+		k = frame_names(p, &f, st->java, &unk);
+		push(st, st->ids, k);
+	}
+}
+
+void
+fold_perf_line(struct fold_perf *p, const char *s, size_t n)
+{
+	struct fold_perf_st *st = p->st;
+	const char *t;
+	size_t m;
+
+	if (n > 0 && s[n - 1] == '\r')
+		n--;
+	if (st->want_src) {
+		st->want_src = 0;
+		if (n > 0) {	/* whatever it is, as the reference does */
+			src_frame(p, st->pend, st->npend, s, n);
+			return;
+		}
+		flush_src(p);	/* an empty line: no source line after all */
+	}
+	if (n == 0) {
+		commit(p);
+		return;
+	}
+	if (s[0] == '#')
+		return;
+	if (isws((unsigned char)s[0])) {
+		for (t = s + 1, m = n - 1; m > 0 && isws((unsigned char)*t); t++)
+			m--;
+		if (m == 0) {	/* blanks only: ends a sample too */
+			commit(p);
+			return;
+		}
+		if (st->state == S_SAMPLE) {
+			if (p->nonl)	/* a cut frame line: dropped */
+				return;
+			if (!(st->flags & FOLD_PERF_SRCLINE)) {
+				struct rslot *sl = rfind(&st->raw[st->java], t,
+				    m, fold_hash(t, m));
+
+				if (sl->s != NULL) {
+					push_rv(st, sl->v);
+					return;
+				}
+			}
+		}
+		if (header(p, t, m, 1))
+			return;
+	} else {
+		t = s;
+		m = n;
+		if (header(p, t, m, 0))
+			return;
+	}
+	if (st->state == S_SAMPLE) {
+		if (st->flags & FOLD_PERF_SRCLINE)
+			src_frame(p, t, m, NULL, 0);
+		else
+			frame_line(p, t, m);
+	} else {
+		struct frame f;
+
+		if (!parse_frame(t, m, &f))
+			unrecognized(p);
+	}
+}
+
+void
+fold_perf_eof(struct fold_perf *p)
+{
+	struct fold_perf_st *st = p->st;
+
+	if (st->want_src)
+		flush_src(p);
+	if (st->state == S_SAMPLE) {
+		if (!(st->flags & FOLD_PERF_QUIET))
+			fold_warn("%s:%llu: input ended mid-sample", p->file,
+			    p->lineno);
+		commit(p);
+	}
+	st->state = S_NONE;
+	st->want_src = 0;
+}
+
+static int
+path_has(const char *prog)
+{
+	const char *path = getenv("PATH"), *c;
+	char buf[4096];
+	size_t l;
+
+	if (path == NULL)
+		path = "/usr/bin:/bin";
+	for (;;) {
+		c = strchr(path, ':');
+		l = c != NULL ? (size_t)(c - path) : strlen(path);
+		if (l == 0)
+			l = 1, path = ".";
+		if (l + strlen(prog) + 2 < sizeof(buf)) {
+			memcpy(buf, path, l);
+			buf[l] = '/';
+			strcpy(buf + l + 1, prog);
+			if (access(buf, X_OK) == 0)
+				return 1;
+		}
+		if (c == NULL)
+			return 0;
+		path = c + 1;
+	}
+}
+
+struct fold_perf *
+fold_perf_new(const struct fold_perf_opts *o)
+{
+	struct fold_perf *p = xcalloc(1, sizeof(*p));
+	struct fold_perf_st *st = xcalloc(1, sizeof(*st));
+
+	p->st = st;
+	p->file = "<stdin>";
+	st->flags = o->flags;
+	if (o->event != NULL)
+		st->event = xstrdup(o->event);
+	if (o->skip_after != NULL) {
+		st->skip = o->skip_after;
+		st->skiplen = strlen(o->skip_after);
+	}
+	fold_intern_init(&st->names);
+	rinit(&st->raw[0]);
+	rinit(&st->raw[1]);
+	fold_intern_init(&st->stacks);
+	fold_intern_init(&st->mods);
+	if ((st->flags & FOLD_PERF_INLINE) && !path_has("addr2line"))
+		fold_die(1, "--inline needs addr2line: not found in PATH");
+	return p;
+}
+
+void
+fold_perf_run(struct fold_perf *p, int nfiles, char **files)
+{
+	struct fold_in in;
+	const char *line;
+	size_t len;
+
+	fold_in_init(&in, nfiles, files);
+	while (fold_in_line(&in, &line, &len)) {
+		if (in.newfile && in.lineno == 1 && p->lineno > 0)
+			fold_perf_eof(p);
+		p->file = in.name;
+		p->lineno = in.lineno;
+		p->nonl = in.nonl;
+		fold_perf_line(p, line, len);
+	}
+	fold_perf_eof(p);
+	if (in.status)
+		p->status = 1;
+	fold_in_free(&in);
+}
+
+struct outl {
+	size_t off, len;
+	uint64_t count;
+};
+
+static char *obuf;
+
+static int
+outcmp(const void *a, const void *b)
+{
+	const struct outl *x = a, *y = b;
+	struct fold_str sx = { obuf + x->off, x->len }, sy = { obuf + y->off,
+	    y->len };
+
+	return fold_strcmp(sx, sy);
+}
+
+void
+fold_perf_print(struct fold_perf *p)
+{
+	struct fold_perf_st *st = p->st;
+	size_t ns = fold_intern_count(&st->stacks), i, j, k, n, nl = 0;
+	size_t cap = 0, len = 0;
+	struct outl *ol = xmalloc((ns + 1) * sizeof(*ol));
+	struct fold_str s, nm;
+	uint32_t id;
+	uint64_t c;
+
+	obuf = NULL;
+	for (i = 0; i < ns; i++) {
+		if (i >= st->countcap || st->counts[i] == 0)
+			continue;	/* only overflowed samples */
+		s = fold_intern_str(&st->stacks, (uint32_t)i);
+		n = s.len / sizeof(uint32_t);
+		ol[nl].off = len;
+		for (k = n; k > 0; k--) {
+			memcpy(&id, s.s + (k - 1) * sizeof(id), sizeof(id));
+			nm = fold_intern_str(&st->names, id);
+			fold_grow(&obuf, &cap, len + nm.len + 1, 1);
+			memcpy(obuf + len, nm.s, nm.len);
+			len += nm.len;
+			if (k > 1)
+				obuf[len++] = ';';
+		}
+		ol[nl].len = len - ol[nl].off;
+		ol[nl].count = st->counts[i];
+		nl++;
+	}
+	qsort(ol, nl, sizeof(*ol), outcmp);
+	for (i = 0; i < nl; i = j) {
+		int over = 0;
+
+		c = ol[i].count;
+		for (j = i + 1; j < nl && ol[j].len == ol[i].len &&
+		    memcmp(obuf + ol[j].off, obuf + ol[i].off, ol[i].len) == 0;
+		    j++) {
+			if (c > UINT64_MAX - ol[j].count)
+				over = 1;
+			c += ol[j].count;
+		}
+		if (over) {
+			fold_warn("sum of counts larger than "
+			    "18446744073709551615 for one stack; stack skipped");
+			p->status = 1;
+			continue;
+		}
+		fo_write(obuf + ol[i].off, ol[i].len);
+		fo_putc(' ');
+		fo_u64(c);
+		fo_putc('\n');
+	}
+	free(ol);
+	free(obuf);
+	obuf = NULL;
+}
+
+int
+fold_perf_end(struct fold_perf *p)
+{
+	struct fold_perf_st *st = p->st;
+	int status = p->status;
+	size_t i;
+
+	if (st->unrec > 0 && !(st->flags & FOLD_PERF_QUIET))
+		fold_warn("%s:%llu: unrecognized line (%llu unrecognized "
+		    "line%s ignored)", st->unrec_file, st->unrec_line,
+		    (unsigned long long)st->unrec, st->unrec == 1 ? "" : "s");
+	if (st->overflows > 1)
+		fold_warn("%llu samples skipped: count too large",
+		    (unsigned long long)st->overflows);
+	for (i = 0; i < fold_intern_count(&st->mods); i++)
+		a2l_stop(&st->a2l[i]);
+	free(st->a2l);
+	fold_intern_free(&st->mods);
+	fold_intern_free(&st->names);
+	rfree(&st->raw[0]);
+	rfree(&st->raw[1]);
+	fold_intern_free(&st->stacks);
+	free(st->skipname);
+	free(st->pool);
+	free(st->counts);
+	free(st->stk);
+	free(st->pend);
+	free(st->tmp);
+	free(st->ids);
+	free(st->event);
+	free(st->unrec_file);
+	free(st);
+	free(p);
+	return status;
+}
