@@ -755,9 +755,30 @@ pidtid(const char *t, size_t n, size_t q, struct hdr *h)
 	return 1;
 }
 
+/* A "[CPU]" or "TIME:" field at t[r]. */
+static int
+cpu_or_time(const char *t, size_t n, size_t r)
+{
+	size_t e;
+
+	if (r < n && t[r] == '[') {
+		for (e = r + 1; e < n && isdig((unsigned char)t[e]); e++)
+			;
+		return e > r + 1 && e < n && t[e] == ']';
+	}
+	for (e = r; e < n && isdig((unsigned char)t[e]); e++)
+		;
+	if (e == r || e >= n || t[e] != '.')
+		return 0;
+	for (e++; e < n && isdig((unsigned char)t[e]); e++)
+		;
+	return e < n && t[e] == ':';
+}
+
 static int
 parse_hdr(const char *t, size_t n, struct hdr *h)
 {
+	struct hdr h2;
 	size_t p, q;
 
 	for (p = 1; p < n; p++) {
@@ -767,6 +788,21 @@ parse_hdr(const char *t, size_t n, struct hdr *h)
 			;
 		if (pidtid(t, n, q, h)) {
 			h->ce = p;
+			/*
+			 * Beyond the reference: a command whose last word is
+			 * a number ("my worker 1  4618 [000] 530.8: ...").
+			 * When two numbers come before the [CPU] or TIME
+			 * field, the first belongs to the command.
+			 */
+			while (!cpu_or_time(t, n, h->rest) &&
+			    pidtid(t, n, h->rest, &h2) &&
+			    cpu_or_time(t, n, h2.rest)) {
+				for (p = h->rest; p > 0 &&
+				    isws((unsigned char)t[p - 1]); p--)
+					;
+				h2.ce = p;
+				*h = h2;
+			}
 			return 1;
 		}
 		p = q - 1;
