@@ -1299,8 +1299,10 @@ path_has(const char *prog)
 	for (;;) {
 		c = strchr(path, ':');
 		l = c != NULL ? (size_t)(c - path) : strlen(path);
-		if (l == 0)
-			l = 1, path = ".";
+		if (l == 0) {
+			l = 1;
+			path = ".";
+		}
 		if (l + strlen(prog) + 2 < sizeof(buf)) {
 			memcpy(buf, path, l);
 			buf[l] = '/';
