@@ -92,3 +92,25 @@ fold_filter_free(struct fold_filter *f)
 	free(f->cache);
 	memset(f, 0, sizeof(*f));
 }
+
+int
+fold_idmatch(struct fold_idmatch *m, const struct fold_intern *t, uint32_t id)
+{
+	struct fold_str s;
+
+	fold_grow(&m->cache, &m->cap, (size_t)id + 1, 1);
+	if (m->cache[id] == 0) {
+		s = fold_intern_str(t, id);
+		m->cache[id] = fold_re_match(&m->re, s.s, s.len, NULL, NULL) ?
+		    2 : 1;
+	}
+	return m->cache[id] == 2;
+}
+
+void
+fold_idmatch_free(struct fold_idmatch *m)
+{
+	fold_re_free(&m->re);
+	free(m->cache);
+	memset(m, 0, sizeof(*m));
+}

@@ -287,22 +287,22 @@ struct fold_re {
 	void *re;		/* regex_t, opaque here */
 	char *lit;		/* fixed string */
 	size_t litlen;
-	size_t group1;		/* ERE number of the first capturing group */
+	uint64_t capmask;	/* ERE groups that capture (Perl's (...)) */
 	char *scratch;		/* NUL-terminated copy of the subject */
 	size_t scap;
 };
 /* Translate a Perl-style pattern to POSIX ERE: \w \W \d \D \s \S (also
  * inside [...]), Perl escapes inside [...], (?:...) groups, lazy quantifiers
- * (matched greedily).  Returns a malloc'd string and in *group1 the ERE
- * group number of the first capturing group (0: none), or NULL with a
- * message in err (errlen bytes). */
-char *fold_re_translate(const char *pat, size_t *group1, char *err,
+ * (matched greedily).  Returns a malloc'd string and in *capmask a bit for
+ * each ERE group (1 to 63) that is capturing, or NULL with a message in err
+ * (errlen bytes). */
+char *fold_re_translate(const char *pat, uint64_t *capmask, char *err,
     size_t errlen);
 /* 0 on success; -1 with a message in err. */
 int fold_re_compile(struct fold_re *re, const char *pat, int flags,
     char *err, size_t errlen);
-/* 1 if s matches; then [*so, *eo) is the first capture group if the pattern
- * has one and it took part, else the whole match.  so/eo may be NULL. */
+/* 1 if s matches; then [*so, *eo) is the first capture group that took
+ * part in the match, or the whole match if none did.  so/eo may be NULL. */
 int fold_re_match(struct fold_re *re, const char *s, size_t len,
     size_t *so, size_t *eo);
 void fold_re_free(struct fold_re *re);
@@ -425,6 +425,48 @@ enum { FOLD_FILTER_FOCUS = 2, FOLD_FILTER_IGNORE = 4 };
 unsigned fold_filter_frame(struct fold_filter *f, const struct fold_intern *t,
     uint32_t id);
 void fold_filter_free(struct fold_filter *f);
+
+/* One pattern matched against interned frames, once per distinct frame:
+ * fold_idmatch() is 1 if frame id matches.  The pattern must be compiled
+ * into m->re by the caller (fold_re_xcompile). */
+struct fold_idmatch {
+	struct fold_re re;
+	unsigned char *cache;	/* per id: 0 unknown, 1 no, 2 yes */
+	size_t cap;
+};
+int fold_idmatch(struct fold_idmatch *m, const struct fold_intern *t,
+    uint32_t id);
+void fold_idmatch_free(struct fold_idmatch *m);
+
+/* ---- tally.c: counts by name, ranked -------------------------------------- */
+
+/*
+ * Names (copied into an interning table) with a count each, ranked by count,
+ * largest first, ties by name in byte order.  fold_tally_print() writes the
+ * rows (count, percent of denom, name) in the chosen format, keeping the
+ * first o->limit rows (0: all) at or above o->minpct percent; in text it
+ * ends with a footer saying what was left out.  In JSON it writes only the
+ * array: the caller writes the object around it.
+ */
+struct fold_tally {
+	struct fold_intern names;
+	fold_num *counts;
+	size_t cap;
+};
+void fold_tally_init(struct fold_tally *t);
+/* Add c to name's count; returns the name's id. */
+uint32_t fold_tally_add(struct fold_tally *t, const char *name, size_t len,
+    fold_num c);
+/* The ids in rank order (malloc'd, *n of them). */
+uint32_t *fold_tally_rank(const struct fold_tally *t, int frac, size_t *n);
+/* The ids in byte order of their names. */
+uint32_t *fold_tally_byname(const struct fold_tally *t, size_t *n);
+/* Print the ranked rows; returns how many were printed. */
+size_t fold_tally_print(const struct fold_tally *t, const struct fold_common *o,
+    const char *namecol, double denom, int frac);
+void fold_tally_free(struct fold_tally *t);
+/* Compare counts (as doubles when frac). */
+int fold_num_cmp(fold_num a, fold_num b, int frac);
 
 /* ---- perf.c: perf script to folded stacks ------------------------------ */
 

@@ -7,6 +7,8 @@
 
 #include "fold.h"
 
+#define NMATCH 20	/* groups looked at for a capture */
+
 struct sbuf {
 	char *s;
 	size_t len, cap;
@@ -145,14 +147,15 @@ bracket(const char *pat, size_t *i, struct sbuf *out, char *err, size_t errlen)
 }
 
 char *
-fold_re_translate(const char *pat, size_t *group1, char *err, size_t errlen)
+fold_re_translate(const char *pat, uint64_t *capmask, char *err,
+    size_t errlen)
 {
 	struct sbuf out = { NULL, 0, 0 };
 	size_t i = 0, ngroups = 0;
 	const char *cls;
 	char c;
 
-	*group1 = 0;
+	*capmask = 0;
 	sadds(&out, "");
 	while ((c = pat[i]) != '\0') {
 		if (c == '\\') {
@@ -183,8 +186,8 @@ fold_re_translate(const char *pat, size_t *group1, char *err, size_t errlen)
 				}
 				i += 3;
 			} else {
-				if (*group1 == 0)
-					*group1 = ngroups;
+				if (ngroups < 64)
+					*capmask |= (uint64_t)1 << ngroups;
 				i++;
 			}
 			sadds(&out, "(");
@@ -217,7 +220,7 @@ fold_re_compile(struct fold_re *re, const char *pat, int flags, char *err,
 		re->litlen = strlen(pat);
 		return 0;
 	}
-	if ((ere = fold_re_translate(pat, &re->group1, err, errlen)) == NULL)
+	if ((ere = fold_re_translate(pat, &re->capmask, err, errlen)) == NULL)
 		return -1;
 	re->re = xmalloc(sizeof(regex_t));
 	rc = regcomp(re->re, ere, REG_EXTENDED |
@@ -248,7 +251,7 @@ int
 fold_re_match(struct fold_re *re, const char *s, size_t len, size_t *so,
     size_t *eo)
 {
-	regmatch_t m[10];
+	regmatch_t m[NMATCH];
 	size_t k, n, g;
 
 	if (re->lit != NULL) {
@@ -270,10 +273,12 @@ fold_re_match(struct fold_re *re, const char *s, size_t len, size_t *so,
 	fold_grow(&re->scratch, &re->scap, len + 1, 1);
 	memcpy(re->scratch, s, len);
 	re->scratch[len] = '\0';
-	g = re->group1 < 10 ? re->group1 : 0;
-	if (regexec(re->re, re->scratch, g + 1, m, 0) != 0)
+	if (regexec(re->re, re->scratch, NMATCH, m, 0) != 0)
 		return 0;
-	if (g > 0 && m[g].rm_so < 0)
+	for (g = 1; g < NMATCH; g++)
+		if ((re->capmask >> g & 1) && m[g].rm_so >= 0)
+			break;
+	if (g == NMATCH)
 		g = 0;
 	if (so != NULL)
 		*so = (size_t)m[g].rm_so;

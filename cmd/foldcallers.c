@@ -1,0 +1,229 @@
+/* foldcallers - which callers lead to a function, or what it calls. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+
+static const char usage[] =
+    "foldcallers [-F] [-c RE] [--callees] [--depth N] [--focus RE]\n"
+    "               [--folded] [--format text|tsv|csv|json] [--ignore RE]\n"
+    "               [--innermost] [--min-percent P] [-n N] [--no-header]\n"
+    "               [--strict] PATTERN [file ...]\n";
+
+static const char help[] =
+    "For the samples with a frame matching PATTERN (the outermost one), count\n"
+    "who called it, or what it called.\n"
+    "\n"
+    "  -c, --caller RE         the nearest caller matching RE (else <other>)\n"
+    "      --depth N           the chain of N callers (or callees)\n"
+    "      --callees           the frame below instead (<self>: the leaf)\n"
+    "      --innermost         use the innermost matching frame\n"
+    "      --folded            write the matching stacks from the function\n"
+    "                          down, as folded stacks\n"
+    "  -F, --fixed-strings     patterns are fixed strings\n"
+    "  -n, --limit N           print the first N rows only\n"
+    "      --min-percent P     drop rows under P% of the function's samples\n"
+    "      --focus RE          keep only samples with a frame matching RE\n"
+    "      --ignore RE         drop samples with a frame matching RE\n"
+    "      --format FMT        text (default), tsv, csv or json\n"
+    "      --no-header         no header row\n"
+    "      --strict            the first invalid line is an error\n"
+    "  -h, --help              this help\n"
+    "      --version           print the version\n";
+
+enum { OPT_CALLEES = FOLD_OPT_TOOL, OPT_DEPTH, OPT_INNERMOST, OPT_FOLDED };
+
+static const struct option longopts[] = {
+	FOLD_COMMON_LONGOPTS,
+	{ "caller", 1, NULL, 'c' },
+	{ "callees", 0, NULL, OPT_CALLEES },
+	{ "depth", 1, NULL, OPT_DEPTH },
+	{ "innermost", 0, NULL, OPT_INNERMOST },
+	{ "folded", 0, NULL, OPT_FOLDED },
+	{ NULL, 0, NULL, 0 }
+};
+
+static char *buf;
+static size_t blen, bcap;
+
+static void
+bput(const char *s, size_t n)
+{
+	fold_grow(&buf, &bcap, blen + n + 1, 1);
+	memcpy(buf + blen, s, n);
+	blen += n;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct fold_common o;
+	struct fold_reader r;
+	struct fold_filter filt;
+	struct fold_sample s;
+	struct fold_intern frames;
+	struct fold_stackids sids;
+	struct fold_idmatch target, caller;
+	struct fold_tally rows;
+	fold_num hits = { 0, 0 };
+	const uint32_t *ids;
+	const char *pattern, *callerpat = NULL;
+	uint64_t depth = 1;
+	size_t n, k, j, got, start;
+	long t;
+	int c, callees = 0, innermost = 0, folded = 0, status, step, frac;
+
+	fold_init(argv[0]);
+	fold_common_init(&o);
+	while ((c = getopt_long(argc, argv, FOLD_COMMON_SHORTOPTS "c:", longopts,
+	    NULL)) != -1) {
+		if (fold_opt_common(&o, c, optarg, usage, help))
+			continue;
+		switch (c) {
+		case 'c':
+			callerpat = optarg;
+			break;
+		case OPT_CALLEES:
+			callees = 1;
+			break;
+		case OPT_DEPTH:
+			depth = fold_opt_u64("--depth", optarg);
+			if (depth == 0)
+				fold_die(2, "invalid number for --depth: '0'");
+			break;
+		case OPT_INNERMOST:
+			innermost = 1;
+			break;
+		case OPT_FOLDED:
+			folded = 1;
+			break;
+		default:
+			fold_usage(usage);
+		}
+	}
+	if (optind >= argc)
+		fold_usage(usage);
+	pattern = argv[optind++];
+	memset(&target, 0, sizeof(target));
+	memset(&caller, 0, sizeof(caller));
+	fold_re_xcompile(&target.re, pattern, o.fixed ? FOLD_RE_FIXED : 0);
+	if (callerpat != NULL)
+		fold_re_xcompile(&caller.re, callerpat, o.fixed ? FOLD_RE_FIXED : 0);
+	fold_filter_init(&filt, &o);
+	fold_intern_init(&frames);
+	fold_stackids_init(&sids, &frames, 0);
+	fold_tally_init(&rows);
+	fold_reader_init(&r, argc - optind, argv + optind, o.strict);
+	step = callees ? 1 : -1;
+
+	while (fold_read(&r, &s)) {
+		ids = fold_stackids(&sids, s.stack, s.stacklen, &n);
+		if (fold_filter_active(&filt) &&
+		    !fold_filter_pass(&filt, &frames, ids, n))
+			continue;
+		/* The target: the outermost (or innermost) matching frame. */
+		for (t = innermost ? (long)n - 1 : 0; t >= 0 && t < (long)n;
+		    t += innermost ? -1 : 1)
+			if (fold_idmatch(&target, &frames, ids[t]))
+				break;
+		if (t < 0 || t >= (long)n)
+			continue;
+		fold_num_add(&hits, s.count);	/* <= the total: no wrap */
+		blen = 0;
+		if (folded) {
+			start = t > 0 ? sids.ends[t - 1] + 1 : 0;
+			fold_tally_add(&rows, s.stack + start, s.stacklen - start,
+			    s.count);
+			continue;
+		}
+		/* Walk up (callers) or down (callees) for depth frames. */
+		got = 0;
+		for (j = (size_t)t + (size_t)step; j < n && got < depth;
+		    j += (size_t)step) {
+			struct fold_str f;
+
+			if (callerpat != NULL && !fold_idmatch(&caller, &frames,
+			    ids[j]))
+				continue;
+			f = fold_intern_str(&frames, ids[j]);
+			if (callees) {
+				if (got > 0)
+					bput(";", 1);
+				bput(f.s, f.len);
+			} else {	/* callers: build the chain root first */
+				fold_grow(&buf, &bcap, blen + f.len + 2, 1);
+				memmove(buf + f.len + (got > 0), buf, blen);
+				memcpy(buf, f.s, f.len);
+				if (got > 0)
+					buf[f.len] = ';';
+				blen += f.len + (got > 0);
+			}
+			got++;
+		}
+		if (got == 0) {
+			if (callerpat != NULL)
+				bput("<other>", 7);
+			else if (callees)
+				bput("<self>", 6);
+			else
+				bput("<root>", 6);
+		}
+		fold_tally_add(&rows, buf, blen, s.count);
+	}
+	status = fold_reader_end(&r);
+	frac = r.frac;
+
+	if (fold_intern_count(&rows.names) == 0) {
+		fold_warn("no frame matches '%s'", pattern);
+		status = 1;
+	} else if (folded) {
+		uint32_t *order = fold_tally_byname(&rows, &n);
+
+		for (k = 0; k < n; k++) {
+			struct fold_str st = fold_intern_str(&rows.names, order[k]);
+
+			fo_write(st.s, st.len);
+			fo_putc(' ');
+			fo_num(rows.counts[order[k]], frac);
+			fo_putc('\n');
+		}
+		free(order);
+	} else {
+		const char *col = callees ? "callee" : depth > 1 ? "chain" :
+		    "caller";
+		double pct = fold_num_dbl(r.total) > 0 ? 100.0 *
+		    fold_num_dbl(hits) / fold_num_dbl(r.total) : 0;
+
+		if (o.format == FOLD_FMT_JSON) {
+			fo_puts("{\"pattern\": ");
+			fo_json_str(pattern, strlen(pattern));
+			fo_puts(", \"samples\": ");
+			fo_num(r.total, frac);
+			fo_puts(", \"matched\": ");
+			fo_num(hits, frac);
+			fo_printf(", \"percent\": %.4f, \"by\": \"%s\", \"rows\": ",
+			    pct, col);
+		} else if (o.format == FOLD_FMT_TEXT && !o.noheader) {
+			fo_write(pattern, strlen(pattern));
+			fo_puts(": ");
+			fo_num(hits, frac);
+			fo_puts(" of ");
+			fo_num(r.total, frac);
+			fo_printf(" samples (%.2f%%)\n", pct);
+		}
+		fold_tally_print(&rows, &o, col, fold_num_dbl(hits), frac);
+		if (o.format == FOLD_FMT_JSON)
+			fo_puts("}\n");
+	}
+	free(buf);
+	fold_tally_free(&rows);
+	fold_idmatch_free(&target);
+	fold_idmatch_free(&caller);
+	fold_stackids_free(&sids);
+	fold_intern_free(&frames);
+	fold_filter_free(&filt);
+	free(o.focus);
+	free(o.ignore);
+	return fo_end(status);
+}

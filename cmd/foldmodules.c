@@ -1,0 +1,310 @@
+/* foldmodules - where the samples go, by module (crate, namespace, ...). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+
+static const char usage[] =
+    "foldmodules [-F] [--by root|leaf|inclusive] [--focus RE]\n"
+    "               [--format text|tsv|csv|json] [--ignore RE]\n"
+    "               [--min-percent P] [-n N] [--no-header] [-p RE]\n"
+    "               [--preset rust|cpp|java|go|kernel|dso] [--strict]\n"
+    "               [--top-functions N] [file ...]\n";
+
+static const char help[] =
+    "Group the samples by module: the first capture group of a pattern (the\n"
+    "whole match without one) in the frames of each sample.\n"
+    "\n"
+    "  -p, --pattern RE        what names a module\n"
+    "      --preset NAME       rust (crate), cpp (outermost namespace), java\n"
+    "                          (package), go (package), kernel (_[k] frames),\n"
+    "                          dso ([libfoo.so] frames)\n"
+    "      --by HOW            root: the first matching frame from the root\n"
+    "                          (default); leaf: the one nearest the leaf;\n"
+    "                          inclusive: every module once per sample\n"
+    "      --top-functions N   the N hottest leaf functions of each module\n"
+    "  -F, --fixed-strings     patterns are fixed strings\n"
+    "  -n, --limit N           print the first N modules only\n"
+    "      --min-percent P     drop modules under P% of the samples\n"
+    "      --focus RE          keep only samples with a frame matching RE\n"
+    "      --ignore RE         drop samples with a frame matching RE\n"
+    "      --format FMT        text (default), tsv, csv or json\n"
+    "      --no-header         no header row\n"
+    "      --strict            the first invalid line is an error\n"
+    "  -h, --help              this help\n"
+    "      --version           print the version\n";
+
+enum { OPT_PRESET = FOLD_OPT_TOOL, OPT_BY, OPT_TOPFN };
+enum { BY_ROOT, BY_LEAF, BY_INCLUSIVE };
+
+static const struct option longopts[] = {
+	FOLD_COMMON_LONGOPTS,
+	{ "pattern", 1, NULL, 'p' },
+	{ "preset", 1, NULL, OPT_PRESET },
+	{ "by", 1, NULL, OPT_BY },
+	{ "top-functions", 1, NULL, OPT_TOPFN },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct preset {
+	const char *name, *pattern, *label;
+} presets[] = {
+	{ "rust", "^<?([[:alpha:]_][[:alnum:]_]*)::", NULL },
+	{ "cpp", "^(\\(anonymous namespace\\)|[[:alpha:]_][[:alnum:]_]*)::", NULL },
+	{ "java", "^L?([[:alnum:]_$]+(?:/[[:alnum:]_$]+)*)/[[:alnum:]_$]+[;.:]"
+	    "|^([[:alnum:]_$]+(?:\\.[[:alnum:]_$]+)*)\\.[[:alnum:]_$]+\\."
+	    "[[:alnum:]_$<>]+$", NULL },
+	{ "go", "^((?:[[:alnum:]_.~-]+/)*[[:alnum:]_~-]+)\\.", NULL },
+	{ "kernel", "_\\[k\\]$", "kernel" },
+	{ "dso", "^\\[([^]]+)\\]$", NULL },
+};
+
+#define NONE UINT32_MAX
+#define UNKNOWN (UINT32_MAX - 1)
+
+static struct fold_intern frames;
+static struct fold_re modre;
+static const char *label;
+static struct fold_tally mods;	/* module name -> samples */
+static struct fold_tally fns;	/* "module\0leaf" -> samples */
+static uint32_t *modof;		/* frame id -> module id, NONE, UNKNOWN */
+static size_t modcap;
+static char *key;
+static size_t keycap;
+
+/* The module of frame id: a module id, or NONE. */
+static uint32_t
+classify(uint32_t id)
+{
+	struct fold_str f;
+	fold_num zero = { 0, 0 };
+	size_t so, eo, old = modcap;
+
+	fold_grow(&modof, &modcap, (size_t)id + 1, sizeof(*modof));
+	for (; old < modcap; old++)
+		modof[old] = UNKNOWN;
+	if (modof[id] != UNKNOWN)
+		return modof[id];
+	f = fold_intern_str(&frames, id);
+	if (!fold_re_match(&modre, f.s, f.len, &so, &eo))
+		modof[id] = NONE;
+	else if (label != NULL)
+		modof[id] = fold_tally_add(&mods, label, strlen(label), zero);
+	else
+		modof[id] = fold_tally_add(&mods, f.s + so, eo - so, zero);
+	return modof[id];
+}
+
+/* Count a sample for module m, and for its leaf function under m. */
+static void
+attribute(uint32_t m, uint32_t leaf, fold_num c, int topfn)
+{
+	struct fold_str mn, lf;
+
+	fold_num_add(&mods.counts[m], c);	/* <= the total: no wrap */
+	if (!topfn)
+		return;
+	mn = fold_intern_str(&mods.names, m);
+	lf = fold_intern_str(&frames, leaf);
+	fold_grow(&key, &keycap, mn.len + lf.len + 1, 1);
+	memcpy(key, mn.s, mn.len);
+	key[mn.len] = '\0';
+	memcpy(key + mn.len + 1, lf.s, lf.len);
+	fold_tally_add(&fns, key, mn.len + 1 + lf.len, c);
+}
+
+/* The modules with their top functions: a table of count, percent,
+ * module, function (text: functions indented under their module). */
+static void
+print_nested(const struct fold_common *o, uint64_t topfn, double denom,
+    int frac)
+{
+	static const struct fold_col cols4[] = {
+		{ "count", FOLD_COL_COUNT }, { "percent", FOLD_COL_PCT },
+		{ "module", FOLD_COL_STR }, { "function", FOLD_COL_STR },
+	};
+	static const struct fold_col cols3[] = {
+		{ "count", FOLD_COL_COUNT }, { "percent", FOLD_COL_PCT },
+		{ "module", FOLD_COL_STR },
+	};
+	struct fold_table tab;
+	struct fold_arena a = { NULL, NULL, 0 };
+	size_t nm, nf, i, j, shown = 0, got;
+	uint32_t *mo = fold_tally_rank(&mods, frac, &nm);
+	uint32_t *fo = fold_tally_rank(&fns, frac, &nf);
+	int text = o->format == FOLD_FMT_TEXT;
+	double p;
+
+	fold_table_init(&tab, text ? cols3 : cols4, text ? 3 : 4, frac);
+	for (i = 0; i < nm; i++) {
+		struct fold_str mn = fold_intern_str(&mods.names, mo[i]);
+		union fold_cell *row;
+
+		p = denom > 0 ? 100 * fold_num_dbl(mods.counts[mo[i]]) / denom : 0;
+		if ((o->limit > 0 && shown >= o->limit) || p < o->minpct ||
+		    fold_num_dbl(mods.counts[mo[i]]) == 0)
+			continue;
+		shown++;
+		row = fold_table_row(&tab);
+		row[0].n = mods.counts[mo[i]];
+		row[1].pct = p;
+		row[2].str = mn;
+		if (!text)
+			row[3].str.len = 0, row[3].str.s = "";
+		for (j = got = 0; j < nf && got < topfn; j++) {
+			struct fold_str k = fold_intern_str(&fns.names, fo[j]);
+			char *ind;
+
+			if (k.len <= mn.len || k.s[mn.len] != '\0' ||
+			    memcmp(k.s, mn.s, mn.len) != 0)
+				continue;
+			got++;
+			row = fold_table_row(&tab);
+			row[0].n = fns.counts[fo[j]];
+			row[1].pct = denom > 0 ? 100 *
+			    fold_num_dbl(fns.counts[fo[j]]) / denom : 0;
+			if (text) {	/* "  function" */
+				ind = fold_arena_alloc(&a, k.len - mn.len + 1);
+				memcpy(ind, "  ", 2);
+				memcpy(ind + 2, k.s + mn.len + 1, k.len - mn.len - 1);
+				row[2].str.s = ind;
+				row[2].str.len = k.len - mn.len + 1;
+			} else {
+				row[2].str = mn;
+				row[3].str.s = k.s + mn.len + 1;
+				row[3].str.len = k.len - mn.len - 1;
+			}
+		}
+	}
+	fold_table_print(&tab, o->format, o->noheader);
+	fold_table_free(&tab);
+	fold_arena_free(&a);
+	free(mo);
+	free(fo);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const char *bynames[] = { "root", "leaf", "inclusive" };
+	struct fold_common o;
+	struct fold_reader r;
+	struct fold_filter filt;
+	struct fold_sample s;
+	struct fold_stackids sids;
+	uint64_t *stamp = NULL, seq = 0, topfn = 0;
+	size_t stampcap = 0, n, k;
+	const uint32_t *ids;
+	const char *pattern = NULL;
+	uint32_t m, mm;
+	int c, by = BY_ROOT, status, frac, fixed;
+
+	fold_init(argv[0]);
+	fold_common_init(&o);
+	while ((c = getopt_long(argc, argv, FOLD_COMMON_SHORTOPTS "p:", longopts,
+	    NULL)) != -1) {
+		if (fold_opt_common(&o, c, optarg, usage, help))
+			continue;
+		switch (c) {
+		case 'p':
+			pattern = optarg;
+			label = NULL;
+			break;
+		case OPT_PRESET:
+			for (k = 0; k < sizeof(presets) / sizeof(*presets); k++)
+				if (strcmp(optarg, presets[k].name) == 0)
+					break;
+			if (k == sizeof(presets) / sizeof(*presets))
+				fold_die(2, "unknown preset '%s' (want rust, cpp, "
+				    "java, go, kernel or dso)", optarg);
+			pattern = presets[k].pattern;
+			label = presets[k].label;
+			break;
+		case OPT_BY:
+			for (by = 0; by < 3; by++)
+				if (strcmp(optarg, bynames[by]) == 0)
+					break;
+			if (by == 3)
+				fold_die(2, "invalid --by '%s' (want root, leaf "
+				    "or inclusive)", optarg);
+			break;
+		case OPT_TOPFN:
+			topfn = fold_opt_u64("--top-functions", optarg);
+			break;
+		default:
+			fold_usage(usage);
+		}
+	}
+	if (pattern == NULL) {
+		fold_warn("no module pattern: give -p RE or --preset NAME");
+		fold_usage(usage);
+	}
+	/* -F applies to -p, never to a preset's own pattern. */
+	fixed = o.fixed;
+	for (k = 0; k < sizeof(presets) / sizeof(*presets); k++)
+		if (pattern == presets[k].pattern)
+			fixed = 0;
+	fold_re_xcompile(&modre, pattern, fixed ? FOLD_RE_FIXED : 0);
+	fold_filter_init(&filt, &o);
+	fold_intern_init(&frames);
+	fold_stackids_init(&sids, &frames, 0);
+	fold_tally_init(&mods);
+	fold_tally_init(&fns);
+	fold_reader_init(&r, argc - optind, argv + optind, o.strict);
+
+	while (fold_read(&r, &s)) {
+		ids = fold_stackids(&sids, s.stack, s.stacklen, &n);
+		if (fold_filter_active(&filt) &&
+		    !fold_filter_pass(&filt, &frames, ids, n))
+			continue;
+		seq++;
+		m = NONE;
+		for (k = 0; k < n; k++) {
+			mm = classify(ids[by == BY_LEAF ? n - 1 - k : k]);
+			if (mm == NONE)
+				continue;
+			m = mm;
+			if (by != BY_INCLUSIVE)
+				break;
+			fold_grow(&stamp, &stampcap, (size_t)mm + 1, sizeof(*stamp));
+			if (stamp[mm] != seq) {	/* each module once */
+				stamp[mm] = seq;
+				attribute(mm, ids[n - 1], s.count, topfn > 0);
+			}
+		}
+		if (m == NONE) {
+			fold_num zero = { 0, 0 };
+
+			m = fold_tally_add(&mods, "<other>", 7, zero);
+		} else if (by == BY_INCLUSIVE)
+			continue;
+		attribute(m, ids[n - 1], s.count, topfn > 0);
+	}
+	status = fold_reader_end(&r);
+	frac = r.frac;
+
+	if (o.format == FOLD_FMT_JSON) {
+		fo_puts("{\"samples\": ");
+		fo_num(r.total, frac);
+		fo_printf(", \"by\": \"%s\", \"rows\": ", bynames[by]);
+	}
+	if (topfn > 0)
+		print_nested(&o, topfn, fold_num_dbl(r.total), frac);
+	else
+		fold_tally_print(&mods, &o, "module", fold_num_dbl(r.total), frac);
+	if (o.format == FOLD_FMT_JSON)
+		fo_puts("}\n");
+	free(key);
+	free(stamp);
+	fold_tally_free(&fns);
+	fold_tally_free(&mods);
+	fold_stackids_free(&sids);
+	fold_intern_free(&frames);
+	fold_filter_free(&filt);
+	fold_re_free(&modre);
+	free(modof);
+	free(o.focus);
+	free(o.ignore);
+	return fo_end(status);
+}

@@ -1,0 +1,453 @@
+/* foldstats - what a profile is, and whether it can be trusted. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+
+static const char usage[] =
+    "foldstats [-F] [--focus RE] [--format text|tsv|csv|json] [--ignore RE]\n"
+    "               [--min-percent P] [-n N] [--no-header] [--strict]\n"
+    "               [file ...]\n";
+
+static const char help[] =
+    "Describe a profile: samples, distinct stacks, frames and leaves, stack\n"
+    "depth, unresolved and annotated frames, roots, concentration, and hints\n"
+    "of truncated stacks.\n"
+    "\n"
+    "  -n, --limit N           list N roots (default 10; 0: all)\n"
+    "      --min-percent P     list roots of P% of the samples or more\n"
+    "      --focus RE          keep only samples with a frame matching RE\n"
+    "      --ignore RE         drop samples with a frame matching RE\n"
+    "  -F, --fixed-strings     patterns are fixed strings\n"
+    "      --format FMT        text (default), tsv, csv or json\n"
+    "      --no-header         no header row (tsv, csv)\n"
+    "      --strict            the first invalid line is an error\n"
+    "  -h, --help              this help\n"
+    "      --version           print the version\n";
+
+static const struct option longopts[] = {
+	FOLD_COMMON_LONGOPTS,
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Frame kinds, counted per frame and per sample. */
+enum { K_UNKNOWN, K_UNRESOLVED, K_KERNEL, K_JIT, K_INLINE, NKINDS };
+static const char *kindname[NKINDS] = {
+	"unknown", "unresolved", "kernel", "jit", "inline"
+};
+#define KNOWN 0x80
+
+static struct fold_intern frames, stacks;
+static unsigned char *kinds;	/* per frame id: KNOWN | 1 << kind */
+static size_t kcap;
+static fold_num *leafc, *rootc;	/* per frame id */
+static size_t lcap, rcap;
+static unsigned char *seen;	/* per frame id: in a kept sample */
+static size_t scap;
+static size_t inkind[NKINDS];	/* frames of each kind in the stack */
+
+static unsigned
+kindof(uint32_t id)
+{
+	struct fold_str f;
+	unsigned k = KNOWN;
+
+	fold_grow(&kinds, &kcap, (size_t)id + 1, 1);
+	if (kinds[id] & KNOWN)
+		return kinds[id];
+	f = fold_intern_str(&frames, id);
+	if (f.len == 9 && memcmp(f.s, "[unknown]", 9) == 0)
+		k |= 1 << K_UNKNOWN;
+	if (f.len >= 2 && f.s[0] == '[' && f.s[f.len - 1] == ']')
+		k |= 1 << K_UNRESOLVED;
+	if (f.len >= 4 && memcmp(f.s + f.len - 4, "_[k]", 4) == 0)
+		k |= 1 << K_KERNEL;
+	if (f.len >= 4 && memcmp(f.s + f.len - 4, "_[j]", 4) == 0)
+		k |= 1 << K_JIT;
+	if (f.len >= 4 && memcmp(f.s + f.len - 4, "_[i]", 4) == 0)
+		k |= 1 << K_INLINE;
+	return kinds[id] = (unsigned char)k;
+}
+
+static void
+stackkinds(uint32_t id, int d)
+{
+	unsigned k = kindof(id), i;
+
+	for (i = 0; i < NKINDS; i++)
+		if (k & (1u << i))
+			inkind[i] += (size_t)d;
+}
+
+/* Output: key/value pairs for tsv/csv, an object for json, lines for text. */
+static int fmt, noheader;
+static int first_key = 1;
+
+static void
+kv_begin(void)
+{
+	if (fmt == FOLD_FMT_JSON)
+		fo_putc('{');
+	else if (fmt != FOLD_FMT_TEXT && !noheader)
+		fo_puts(fmt == FOLD_FMT_TSV ? "value\tkey\n" : "value,key\n");
+}
+
+/* A value, already formatted, under a dotted key (json: nested by hand). */
+static void
+kv(const char *key, const char *val)
+{
+	if (fmt == FOLD_FMT_JSON) {
+		fo_puts(first_key ? "\"" : ", \"");
+		fo_puts(key);
+		fo_puts("\": ");
+		fo_puts(val);
+	} else if (fmt == FOLD_FMT_TEXT) {
+		fo_printf("%-24s %s\n", key, val);
+	} else {
+		fo_puts(val);
+		fo_putc(fmt == FOLD_FMT_TSV ? '\t' : ',');
+		fo_puts(key);
+		fo_putc('\n');
+	}
+	first_key = 0;
+}
+
+static void
+kv_u64(const char *key, uint64_t v)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%llu", (unsigned long long)v);
+	kv(key, b);
+}
+
+static void
+kv_dbl(const char *key, double v, int decimals)
+{
+	char b[64];
+
+	snprintf(b, sizeof(b), "%.*f", decimals, v);
+	kv(key, b);
+}
+
+static void
+kv_num(const char *key, fold_num n, int frac)
+{
+	char b[48];
+
+	if (frac)
+		fold_fmt_double(b, fold_num_dbl(n));
+	else
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)n.i);
+	kv(key, b);
+}
+
+/* JSON nesting: open "key": { ... } */
+static void
+obj_open(const char *key)
+{
+	if (fmt != FOLD_FMT_JSON)
+		return;
+	fo_puts(first_key ? "\"" : ", \"");
+	fo_puts(key);
+	fo_puts("\": {");
+	first_key = 1;
+}
+
+static void
+obj_close(void)
+{
+	if (fmt != FOLD_FMT_JSON)
+		return;
+	fo_putc('}');
+	first_key = 0;
+}
+
+static char keybuf[256];
+
+static const char *
+k2(const char *a, const char *b)
+{
+	if (fmt == FOLD_FMT_JSON)
+		return b;
+	snprintf(keybuf, sizeof(keybuf), "%s.%s", a, b);
+	return keybuf;
+}
+
+static fold_num *ranksrc;
+static int rankfrac;
+
+static int
+rankcmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int c = fold_num_cmp(ranksrc[b], ranksrc[a], rankfrac);
+
+	return c ? c : fold_strcmp(fold_intern_str(&frames, a),
+	    fold_intern_str(&frames, b));
+}
+
+/* Frame ids with a count in cnt, ranked. */
+static uint32_t *
+ranked(fold_num *cnt, size_t cap, int frac, size_t *n)
+{
+	size_t k, m = 0, all = fold_intern_count(&frames);
+	uint32_t *ids = xmalloc((all + 1) * sizeof(*ids));
+
+	for (k = 0; k < all && k < cap; k++)
+		if (cnt[k].i > 0 || cnt[k].f > 0)
+			ids[m++] = (uint32_t)k;
+	ranksrc = cnt;
+	rankfrac = frac;
+	qsort(ids, m, sizeof(*ids), rankcmp);
+	*n = m;
+	return ids;
+}
+
+static double
+share(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct fold_common o;
+	struct fold_reader r;
+	struct fold_filter filt;
+	struct fold_sample s;
+	struct fold_stackids sids;
+	fold_num *hist = NULL, kept = { 0, 0 }, atmax = { 0, 0 };
+	double kfr[NKINDS] = { 0 }, ksa[NKINDS] = { 0 }, wframes = 0, d;
+	size_t hcap = 0, n, k, keep, maxd = 0, mind = (size_t)-1, nmax = 0;
+	size_t nleaves, nroots, nframes = 0, shown, i;
+	uint64_t nkept = 0;
+	uint32_t *lr, *rr;
+	const uint32_t *ids;
+	int c, status, frac, isnew, prevkept = 0, truncated;
+
+	fold_init(argv[0]);
+	fold_common_init(&o);
+	o.limit = 10;
+	while ((c = getopt_long(argc, argv, FOLD_COMMON_SHORTOPTS, longopts,
+	    NULL)) != -1) {
+		if (fold_opt_common(&o, c, optarg, usage, help))
+			continue;
+		fold_usage(usage);
+	}
+	fmt = o.format;
+	noheader = o.noheader;
+	fold_filter_init(&filt, &o);
+	fold_intern_init(&frames);
+	fold_intern_init(&stacks);
+	fold_stackids_init(&sids, &frames, 0);
+	fold_reader_init(&r, argc - optind, argv + optind, o.strict);
+
+	while (fold_read(&r, &s)) {
+		keep = fold_stackids_diff(&sids, s.stack, s.stacklen);
+		for (k = keep; k < sids.n; k++)
+			stackkinds(sids.ids[k], -1);
+		ids = fold_stackids_push(&sids, s.stack, s.stacklen, &n);
+		for (k = keep; k < n; k++)
+			stackkinds(ids[k], 1);
+		prevkept >>= 1;
+		if (fold_filter_active(&filt) &&
+		    !fold_filter_pass(&filt, &frames, ids, n))
+			continue;
+		d = fold_num_dbl(s.count);
+		fold_num_add(&kept, s.count);	/* <= the total: no wrap */
+		nkept++;
+		fold_grow(&hist, &hcap, n + 1, sizeof(*hist));
+		fold_num_add(&hist[n], s.count);
+		fold_grow(&leafc, &lcap, fold_intern_count(&frames), sizeof(*leafc));
+		fold_grow(&rootc, &rcap, fold_intern_count(&frames), sizeof(*rootc));
+		fold_grow(&seen, &scap, fold_intern_count(&frames), 1);
+		fold_num_add(&leafc[ids[n - 1]], s.count);
+		fold_num_add(&rootc[ids[0]], s.count);
+		/* Frames before keep were marked with the line before, if
+		 * that one was kept. */
+		for (k = prevkept ? keep : 0; k < n; k++)
+			seen[ids[k]] = 1;
+		prevkept = 2;
+		wframes += d * (double)n;
+		for (i = 0; i < NKINDS; i++) {
+			kfr[i] += d * (double)inkind[i];
+			if (inkind[i] > 0)
+				ksa[i] += d;
+		}
+		fold_intern(&stacks, s.stack, s.stacklen, &isnew);
+		if (n > maxd) {
+			maxd = n;
+			nmax = 0;
+			atmax.i = 0;
+			atmax.f = 0;
+		}
+		if (n == maxd) {
+			nmax += isnew;
+			fold_num_add(&atmax, s.count);
+		}
+		if (n < mind)
+			mind = n;
+	}
+	status = fold_reader_end(&r);
+	frac = r.frac;
+	for (k = 0; k < scap && k < fold_intern_count(&frames); k++)
+		nframes += seen[k];
+	lr = ranked(leafc, lcap, frac, &nleaves);
+	rr = ranked(rootc, rcap, frac, &nroots);
+	if (nkept == 0)
+		mind = 0;
+
+	kv_begin();
+	kv_num("samples", kept, frac);
+	kv_u64("lines", r.lines);
+	kv_u64("stacks", fold_intern_count(&stacks));
+	kv_u64("frames", nframes);
+	kv_u64("leaves", nleaves);
+	kv_u64("invalid", r.invalid);
+	{
+		double tot = fold_num_dbl(kept), cum = 0, sum = 0;
+		double q[3] = { 0.5, 0.9, 0.99 };
+		size_t qd[3] = { 0, 0, 0 }, qi = 0;
+
+		for (k = 0; k < hcap; k++) {
+			double h = fold_num_dbl(hist[k]);
+
+			sum += h * (double)k;
+			cum += h;
+			while (qi < 3 && h > 0 && cum >= q[qi] * tot)
+				qd[qi++] = k;
+		}
+		obj_open("depth");
+		kv_u64(k2("depth", "min"), mind);
+		kv_dbl(k2("depth", "mean"), tot > 0 ? sum / tot : 0, 2);
+		kv_u64(k2("depth", "median"), qd[0]);
+		kv_u64(k2("depth", "p90"), qd[1]);
+		kv_u64(k2("depth", "p99"), qd[2]);
+		kv_u64(k2("depth", "max"), maxd);
+		obj_close();
+		if (fmt == FOLD_FMT_TEXT && tot > 0) {
+			/* A histogram in at most 12 buckets of equal width. */
+			size_t w = (maxd - mind) / 12 + 1, b, lo;
+			double best = 0, bk[13] = { 0 };
+
+			for (k = mind; k <= maxd && k < hcap; k++)
+				bk[(k - mind) / w] += fold_num_dbl(hist[k]);
+			for (b = 0; b < 13; b++)
+				if (bk[b] > best)
+					best = bk[b];
+			for (b = 0, lo = mind; lo <= maxd; b++, lo += w) {
+				size_t bar = (size_t)(40 * bk[b] / best + 0.5);
+				char range[48];
+
+				if (w == 1)
+					snprintf(range, sizeof(range), "%zu", lo);
+				else
+					snprintf(range, sizeof(range), "%zu-%zu",
+					    lo, lo + w - 1 < maxd ? lo + w - 1 : maxd);
+				fo_printf("  %-9s %6.2f%%  ", range,
+				    share(bk[b], tot));
+				while (bar-- > 0)
+					fo_putc('#');
+				fo_putc('\n');
+			}
+		}
+	}
+	for (i = 0; i < NKINDS; i++) {
+		obj_open(kindname[i]);
+		kv_dbl(k2(kindname[i], "frames"), share(kfr[i], wframes), 2);
+		kv_dbl(k2(kindname[i], "samples"), share(ksa[i],
+		    fold_num_dbl(kept)), 2);
+		obj_close();
+	}
+	{
+		double tot = fold_num_dbl(kept), cum = 0, top1 = 0, top10 = 0;
+		size_t need[3] = { 0, 0, 0 };
+		double q[3] = { 50, 80, 90 };
+		int qi = 0;
+
+		for (k = 0; k < nleaves; k++) {
+			cum += fold_num_dbl(leafc[lr[k]]);
+			if (k == 0)
+				top1 = cum;
+			if (k < 10)
+				top10 = cum;
+			while (qi < 3 && share(cum, tot) >= q[qi] - 1e-9)
+				need[qi++] = k + 1;
+		}
+		obj_open("concentration");
+		kv_dbl(k2("concentration", "top1"), share(top1, tot), 2);
+		kv_dbl(k2("concentration", "top10"), share(top10, tot), 2);
+		kv_u64(k2("concentration", "leaves50"), need[0]);
+		kv_u64(k2("concentration", "leaves80"), need[1]);
+		kv_u64(k2("concentration", "leaves90"), need[2]);
+		obj_close();
+	}
+	obj_open("max_depth");
+	kv_u64(k2("max_depth", "stacks"), nmax);
+	kv_dbl(k2("max_depth", "percent"), share(fold_num_dbl(atmax),
+	    fold_num_dbl(kept)), 2);
+	truncated = nmax >= 3 && maxd >= 32;
+	kv_u64(k2("max_depth", "truncated"), (uint64_t)truncated);
+	obj_close();
+
+	/* Roots: the first frames, usually processes or threads. */
+	if (fmt == FOLD_FMT_JSON)
+		fo_puts(", \"roots\": [");
+	for (k = shown = 0; k < nroots; k++) {
+		struct fold_str nm = fold_intern_str(&frames, rr[k]);
+		double p = share(fold_num_dbl(rootc[rr[k]]), fold_num_dbl(kept));
+
+		if ((o.limit > 0 && shown >= o.limit) || p < o.minpct)
+			continue;
+		if (fmt == FOLD_FMT_JSON) {
+			fo_puts(shown ? ", {\"name\": " : "{\"name\": ");
+			fo_json_str(nm.s, nm.len);
+			fo_puts(", \"samples\": ");
+			fo_num(rootc[rr[k]], frac);
+			fo_printf(", \"percent\": %.2f}", p);
+		} else if (fmt == FOLD_FMT_TEXT) {
+			fo_printf("%-24s %6.2f%%  ", shown ? "" : "roots", p);
+			fo_write(nm.s, nm.len);
+			fo_putc('\n');
+		} else {
+			fo_printf("%.2f%c", p, fmt == FOLD_FMT_TSV ? '\t' : ',');
+			fo_puts("roots.");
+			if (fmt == FOLD_FMT_TSV)
+				fo_tsv_field(nm.s, nm.len);
+			else
+				fo_csv_field(nm.s, nm.len);
+			fo_putc('\n');
+		}
+		shown++;
+	}
+	if (fmt == FOLD_FMT_JSON)
+		fo_puts("]");
+	if (fmt == FOLD_FMT_TEXT && shown < nroots)
+		fo_printf("%-24s (%zu more roots)\n", "", nroots - shown);
+	if (fmt == FOLD_FMT_JSON)
+		fo_puts("}\n");
+	/* The hint: many distinct stacks end at the same greatest depth. */
+	if (truncated && fmt == FOLD_FMT_TEXT)
+		fo_printf("hint: %zu stacks (%.2f%% of the samples) end at the "
+		    "maximum depth, %zu: the profiler may have cut them (perf "
+		    "keeps 127 frames unless told otherwise)\n", nmax,
+		    share(fold_num_dbl(atmax), fold_num_dbl(kept)), maxd);
+	free(lr);
+	free(rr);
+	free(hist);
+	free(kinds);
+	free(leafc);
+	free(rootc);
+	free(seen);
+	fold_stackids_free(&sids);
+	fold_intern_free(&stacks);
+	fold_intern_free(&frames);
+	fold_filter_free(&filt);
+	free(o.focus);
+	free(o.ignore);
+	return fo_end(status);
+}

@@ -1,0 +1,164 @@
+#!/usr/bin/env bats
+# foldcallers: who calls a function, or what it calls.
+
+load helper
+
+fc() { "$BIN/foldcallers" "$@"; }
+P=$BATS_TEST_DIRNAME/data/analysis/profile.folded
+
+@test "default: immediate callers of the outermost match, header with share" {
+	run fc KeccakF1600 "$P"
+	[ "$status" -eq 0 ]
+	golden "$DATA/analysis/callers.txt"
+}
+
+@test "the seed's one-liner sums zeros; foldcallers sums the counts" {
+	run fc -c ethrex KeccakF1600 "$DATA/analysis/seed-bug.folded"
+	[ "${lines[0]}" = "KeccakF1600: 10 of 10 samples (100.00%)" ]
+	[ "${lines[2]}" = "   10  100.00%  ethrex_vm::run" ]
+}
+
+@test "-c / --caller RE: nearest caller matching RE, else <other>" {
+	run fc -c ethrex KeccakF1600 "$P"
+	golden "$DATA/analysis/callers-c.txt"
+	run fc --caller 'ethrex_blockchain' --format tsv --no-header KeccakF1600 "$P"
+	[ "${lines[0]}" = $'43\t78.1818\t<other>' ]
+	[ "${lines[1]}" = $'12\t21.8182\tethrex_blockchain::add_block' ]
+}
+
+@test "recursion: the outermost match takes the sample once" {
+	run fc --format tsv --no-header 'ethrex_vm::Evm::run' "$P"
+	[ "${lines[0]}" = $'64\t96.9697\tmain' ]
+	[ "${lines[1]}" = $'2\t3.0303\ttokio::runtime::task::poll' ]
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "--innermost uses the innermost match" {
+	run fc --innermost --format tsv --no-header 'ethrex_vm::Evm::run' "$P"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,3 | tr '\t\n' ': ')" = "56:main 8:ethrex_vm::Evm::call 2:tokio::runtime::task::poll " ]
+}
+
+@test "--depth N: the chain of N callers, root first" {
+	run fc --depth 2 --format tsv --no-header 'Trie::get' "$P"
+	[ "${lines[0]}" = $'38\t100.0000\tethrex_vm::Evm::run;ethrex_vm::Evm::sload' ]
+	run fc --depth 3 --format csv 'root_hash' "$P"
+	[ "${lines[0]}" = "count,percent,chain" ]
+	[ "${lines[1]}" = "12,100.0000,minieth-replay;main;ethrex_blockchain::add_block" ]
+	run fc --depth 0 x "$P"
+	[ "$status" -eq 2 ]
+}
+
+@test "a match at the root has the caller <root>" {
+	run fc --format tsv --no-header '^tokio-worker$' "$P"
+	[ "${lines[0]}" = $'2\t100.0000\t<root>' ]
+}
+
+@test "--callees: the frame below, <self> for the leaf" {
+	run fc --callees --format tsv --no-header 'Evm::sload' "$P"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,3 | tr '\t\n' ': ')" = "38:ethrex_trie::Trie::get 20:alloc::collections::btree::map::BTreeMap::get " ]
+	run fc --callees --format tsv --no-header 'KeccakF1600' "$P"
+	[ "${lines[0]}" = $'55\t100.0000\t<self>' ]
+	run fc --callees --depth 2 --format tsv --no-header 'Evm::sload' "$P"
+	[ "${lines[0]}" = $'38\t65.5172\tethrex_trie::Trie::get;KeccakF1600' ]
+}
+
+@test "--folded writes the matching stacks re-rooted at the function" {
+	run fc --folded 'Evm::sload' "$P"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "ethrex_vm::Evm::sload;alloc::collections::btree::map::BTreeMap::get;SliceOrd::compare 20" ]
+	[ "${lines[1]}" = "ethrex_vm::Evm::sload;ethrex_trie::Trie::get;KeccakF1600 38" ]
+	[ "${#lines[@]}" -eq 2 ]
+	# and it feeds the other tools
+	fc --folded 'Evm::sload' "$P" | "$BIN/foldtop" --format tsv --no-header | head -1 | grep -q $'^38\t'
+}
+
+@test "-F: PATTERN and -c are fixed strings" {
+	run fc -F --format tsv --no-header 'hex::val' "$P"
+	[ "${lines[0]}" = $'7\t100.0000\tserde_json::de::from_reader' ]
+	run fc -F 'hex..al' "$P"
+	[ "$status" -eq 1 ]
+}
+
+@test "--focus and --ignore filter the samples first" {
+	run fc --ignore 'root_hash' --format tsv --no-header KeccakF1600 "$P"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f1 | tr '\n' ' ')" = "38 3 2 " ]
+	run fc --focus 'tokio' --format tsv --no-header KeccakF1600 "$P"
+	[ "${lines[0]}" = $'2\t100.0000\tethrex_vm::Evm::run' ]
+}
+
+@test "-n and --min-percent, with a footer in text" {
+	run fc -n 1 KeccakF1600 "$P"
+	[ "${lines[3]}" = "(3 more not shown, 30.91%)" ]
+	run fc --min-percent 10 --format tsv --no-header KeccakF1600 "$P"
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "--format json: target total and share, valid whatever the bytes" {
+	run fc --format json KeccakF1600 "$P"
+	golden "$DATA/analysis/callers.json"
+	valid_json
+	run fc --format json 'x' < <(printf 'a;\xff"<b>\x01;x 3\n')
+	valid_json
+}
+
+@test "--no-header drops the text header and the column row" {
+	run fc --no-header KeccakF1600 "$P"
+	[ "${lines[0]}" = "38  69.09%  ethrex_trie::Trie::get" ]
+}
+
+@test "no match at all: a message and exit 1" {
+	run --separate-stderr fc nosuchfunction "$P"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "foldcallers: no frame matches 'nosuchfunction'" ]
+	[ -z "$output" ]
+}
+
+@test "empty input: no match, exit 1" {
+	run --separate-stderr fc x < /dev/null
+	[ "$status" -eq 1 ]
+}
+
+@test "a bad pattern is exit 2 with the regex error" {
+	run --separate-stderr fc 'a(' "$P"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "foldcallers: bad pattern 'a(': "* ]]
+	run --separate-stderr fc -c '[' x "$P"
+	[ "$status" -eq 2 ]
+}
+
+@test "a missing PATTERN or a bad option is a usage error" {
+	run --separate-stderr fc
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "usage: foldcallers "* ]]
+	run fc --nope x "$P"
+	[ "$status" -eq 2 ]
+}
+
+@test "invalid lines are reported, the rest still counted; --strict" {
+	run --separate-stderr fc --format tsv --no-header b < <(printf 'a;b 1\nbad\na;b 2\n')
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "foldcallers: <stdin>:2: no count at the end of the line (1 invalid line skipped)" ]
+	[ "${lines[0]}" = $'3\t100.0000\ta' ]
+	run fc --strict b < <(printf 'a;b 1\nbad\n')
+	[ "$status" -eq 1 ]
+}
+
+@test "--help, --version, usage matches the man page, lint" {
+	run fc --help
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "usage: foldcallers "* ]]
+	run fc --version
+	[[ "$output" =~ ^foldcallers\ \(foldkit\)\ [0-9.]+$ ]]
+	usage_matches_man foldcallers
+	man_lint foldcallers.1
+}
+
+@test "/dev/full is a write error, exit 1; | head ends quietly" {
+	run --separate-stderr bash -c '"$1" KeccakF1600 "$2" > /dev/full' _ "$BIN/foldcallers" "$P"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "foldcallers: write error: No space left on device" ]
+	for i in $(seq 1 30000); do echo "main;caller$i;target $i"; done > "$BATS_TEST_TMPDIR/many"
+	run bash -c 'set -o pipefail; "$1" target "$2" 2>"$3" | head -1' _ "$BIN/foldcallers" "$BATS_TEST_TMPDIR/many" "$BATS_TEST_TMPDIR/err"
+	[ "$status" -eq 0 ]
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bats
+# foldmodules: samples by module.
+
+load helper
+
+fm() { "$BIN/foldmodules" "$@"; }
+P=$BATS_TEST_DIRNAME/data/analysis/profile.folded
+L=$BATS_TEST_DIRNAME/data/analysis/langs.folded
+
+@test "-p: the seed's ethrex crate breakdown, <other> for the rest" {
+	run fm -p '(ethrex_\w+)::' "$P"
+	[ "$status" -eq 0 ]
+	golden "$DATA/analysis/modules.txt"
+}
+
+@test "the seed's one-liner sums zeros; foldmodules sums the counts" {
+	run fm --format tsv --no-header -p '(ethrex_\w+)::' "$DATA/analysis/seed-bug.folded"
+	[ "$output" = $'10\t100.0000\tethrex_vm' ]
+}
+
+@test "--pattern without a group: the whole match names the module" {
+	run fm --format tsv --no-header --pattern 'ethrex_[a-z]+' "$P"
+	[ "${lines[0]}" = $'66\t66.0000\tethrex_vm' ]
+}
+
+@test "--by root (default), leaf and inclusive" {
+	run fm --preset rust --by root --format tsv --no-header "$P"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,3 | tr '\t\n' ': ')" = "64:ethrex_vm 17:ethrex_blockchain 11:serde_json 6:<other> 2:tokio " ]
+	[ "$(mods --preset rust --by leaf "$P")" = "50:ethrex_trie 20:SliceOrd 8:ethrex_vm 7:hex 6:<other> 5:ethrex_rlp 4:std " ]
+	run fm --preset rust --by inclusive --format tsv --no-header "$P"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,3 | tr '\t\n' ': ')" = "66:ethrex_vm 50:ethrex_trie 20:SliceOrd 20:alloc 17:ethrex_blockchain 11:serde_json 7:hex 6:<other> 5:ethrex_rlp 4:std 2:tokio " ]
+	run fm --preset rust --by sideways "$P"
+	[ "$status" -eq 2 ]
+}
+
+@test "--by inclusive counts a module once per sample (recursion)" {
+	run fm --by inclusive --format tsv --no-header -p '(ethrex_vm)' < <(printf 'a;ethrex_vm::run;ethrex_vm::call;ethrex_vm::run 5\n')
+	[ "$output" = $'5\t100.0000\tethrex_vm' ]
+}
+
+# mods ARGS...: the modules as "count:name ..." for a compact comparison
+mods() {
+	fm "$@" --format tsv --no-header | cut -f1,3 | tr '\t\n' ': '
+}
+
+@test "presets: rust cpp java go kernel dso" {
+	[ "$(mods --preset java "$L")" = "11:<other> 6:net 5:java/util 4:java/util/concurrent 3:java.lang " ]
+	[ "$(mods --preset java --by leaf "$L")" = "11:<other> 9:com/acme 6:net 3:org.eclipse.jetty " ]
+	[ "$(mods --preset go "$L")" = "14:<other> 8:runtime 4:java/util/concurrent/ThreadPoolExecutor 3:java " ]
+	[ "$(mods --preset go --by leaf "$L")" = "14:<other> 6:github.com/acme/api 4:com/acme/Server 3:org 2:runtime " ]
+	[ "$(mods --preset cpp --by leaf "$L")" = "22:<other> 4:v8 3:(anonymous namespace) " ]
+	[ "$(mods --preset rust "$L")" = "22:<other> 4:v8 3:std " ]
+	[ "$(mods --preset kernel "$L")" = "25:<other> 4:kernel " ]
+	[ "$(mods --preset dso "$L")" = "27:<other> 2:libc.so.6 " ]
+	run --separate-stderr fm --preset cobol "$L"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "foldmodules: unknown preset 'cobol' (want rust, cpp, java, go, kernel or dso)" ]
+}
+
+@test "--top-functions N: the hottest leaves of each module" {
+	run fm --preset rust --top-functions 2 "$P"
+	golden "$DATA/analysis/modules-top.txt"
+	run fm --preset rust --top-functions 1 --format csv "$P"
+	[ "${lines[0]}" = "count,percent,module,function" ]
+	[ "${lines[1]}" = "64,64.0000,ethrex_vm," ]
+	[ "${lines[2]}" = "38,38.0000,ethrex_vm,KeccakF1600" ]
+	run fm --preset rust --top-functions 1 --format json "$P"
+	valid_json
+}
+
+@test "-F makes -p a fixed string" {
+	run fm -F -p 'hex::' --format tsv --no-header "$P"
+	[ "${lines[1]}" = $'7\t7.0000\thex::' ]
+}
+
+@test "--focus, --ignore, -n, --min-percent" {
+	run fm --preset rust --focus tokio --format tsv --no-header "$P"
+	[ "$output" = $'2\t2.0000\ttokio' ]
+	run fm --preset rust --ignore serde --format tsv --no-header "$P"
+	[[ "$output" != *serde* ]]
+	run fm --preset rust -n 2 "$P"
+	[ "${lines[3]}" = "(3 more not shown, 19.00%)" ]
+	run fm --preset rust --min-percent 10 --format tsv --no-header "$P"
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "--format json is valid whatever bytes the names hold" {
+	run fm --preset rust --format json "$P"
+	golden "$DATA/analysis/modules.json"
+	valid_json
+	run fm -p '^(.)' --format json < <(printf '\xff\x01"x;y 1\n')
+	valid_json
+}
+
+@test "empty input: just the header, exit 0" {
+	run fm --preset rust < /dev/null
+	[ "$status" -eq 0 ]
+	[ "$output" = "count  percent  module" ]
+}
+
+@test "no pattern, a bad pattern, a bad option: exit 2" {
+	run --separate-stderr fm "$P"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "foldmodules: no module pattern: give -p RE or --preset NAME"* ]]
+	run --separate-stderr fm -p '(' "$P"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "foldmodules: bad pattern '(': "* ]]
+	run fm --preset rust --top-functions x "$P"
+	[ "$status" -eq 2 ]
+}
+
+@test "invalid lines reported; --strict" {
+	run --separate-stderr fm --preset rust < <(printf 'a::b 1\nnope\n')
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "foldmodules: <stdin>:2: no count at the end of the line (1 invalid line skipped)" ]
+	run fm --preset rust --strict < <(printf 'a::b 1\nnope\n')
+	[ "$status" -eq 1 ]
+}
+
+@test "--help, --version, usage matches the man page, lint" {
+	run fm --help
+	[ "$status" -eq 0 ]
+	run fm --version
+	[[ "$output" =~ ^foldmodules\ \(foldkit\)\ [0-9.]+$ ]]
+	usage_matches_man foldmodules
+	man_lint foldmodules.1
+}
+
+@test "/dev/full is a write error, exit 1; | head ends quietly" {
+	run --separate-stderr bash -c '"$1" --preset rust "$2" > /dev/full' _ "$BIN/foldmodules" "$P"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "foldmodules: write error: No space left on device" ]
+	for i in $(seq 1 30000); do echo "main;mod$i::f $i"; done > "$BATS_TEST_TMPDIR/many"
+	run bash -c 'set -o pipefail; "$1" --preset rust "$2" 2>"$3" | head -1' _ "$BIN/foldmodules" "$BATS_TEST_TMPDIR/many" "$BATS_TEST_TMPDIR/err"
+	[ "$status" -eq 0 ]
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+}
