@@ -43,6 +43,12 @@ fold_stackids_diff(struct fold_stackids *s, const char *stack, size_t len)
 	/* Frame k is kept when the ';' after it is in the common prefix. */
 	for (k = 0; k < s->n && s->ends[k] < l; k++)
 		;
+	/* A frame ending where the common prefix ends is shared too when
+	 * both stacks end or go on with a ';' there ("a;b" then "a;b;c"). */
+	if (k < s->n && s->ends[k] == l &&
+	    (l == len || stack[l] == ';') &&
+	    (l == s->prevlen || s->prev[l] == ';'))
+		k++;
 	return s->keep = k;
 }
 
@@ -59,8 +65,17 @@ fold_stackids_push(struct fold_stackids *s, const char *stack, size_t len,
 	}
 	s->n = s->keep;
 	start = s->n ? s->ends[s->n - 1] + 1 : 0;
+	if (start > len) {
+		/* All its frames are kept: a prefix of the previous stack. */
+		s->prevlen = len;
+		*n = s->n;
+		return s->ids;
+	}
 	fold_grow(&s->prev, &s->prevcap, len + 1, 1);
-	memcpy(s->prev + start, stack + start, len - start);
+	/* From the ';' before start, which is new when the previous stack
+	 * ended there ("a;b" then "a;b;c"). */
+	memcpy(s->prev + (start ? start - 1 : 0), stack + (start ? start - 1 : 0),
+	    len - (start ? start - 1 : 0));
 	s->prevlen = len;
 	for (;;) {
 		semi = memchr(stack + start, ';', len - start);
