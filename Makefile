@@ -18,7 +18,7 @@ ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS)
 
 # Everything built goes below $(BUILD).
 BUILD ?= build
-TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats
+TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg
 LIBSRC = $(wildcard lib/*.c)
 LIBOBJ = $(LIBSRC:lib/%.c=$(BUILD)/obj/lib/%.o)
 BINS = $(TOOLS:%=$(BUILD)/bin/%)
@@ -54,7 +54,7 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 
 # Helpers the tests use (no python or jq needed).
-TESTTOOLS = $(BUILD)/test/jsoncheck
+TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck
 $(BUILD)/test/%: tests/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
