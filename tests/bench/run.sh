@@ -66,9 +66,18 @@ echo "foldkit bench: $(uname -sm), $(getconf _NPROCESSORS_ONLN) CPUs, best of $r
 	row foldtop "shuffled, 20k names" foldtop "$shuf"
 	row "foldtop --focus" "folded, 5k names" foldtop "$folded" --focus 'minieth_vm::'
 }
+[ -x "$bin/foldcallers" ] && {
+	row foldcallers "folded, 5k names" foldcallers "$folded" 'keccak'
+	row "foldcallers -c" "folded, 5k names" foldcallers "$folded" -c minieth_vm 'keccak'
+}
+[ -x "$bin/foldmodules" ] && {
+	row "foldmodules --preset rust" "folded, 5k names" foldmodules "$folded" --preset rust
+	row "foldmodules --by incl." "folded, 5k names" foldmodules "$folded" --preset rust --by inclusive
+}
+[ -x "$bin/foldstats" ] && row foldstats "folded, 5k names" foldstats "$folded"
 [ -x "$bin/stackcollapse-perf" ] &&
 	row stackcollapse-perf "perf script (examples/minieth)" stackcollapse-perf "$perfin"
-for t in stackcollapse-dtrace flamegraph-svg foldcallers foldmodules foldstats; do
+for t in stackcollapse-dtrace flamegraph-svg; do
 	[ -x "$bin/$t" ] && [ -f "$top/tests/bench/$t.sh" ] && . "$top/tests/bench/$t.sh"
 done
 
