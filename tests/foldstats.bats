@@ -139,3 +139,12 @@ val() {
 	[ "$output" = "samples                  100" ]
 	[ ! -s "$BATS_TEST_TMPDIR/err" ]
 }
+
+@test "examples/seed-analysis.sh runs the guide's analysis on our capture" {
+	[ -x "$BIN/stackcollapse-perf" ] || skip "stackcollapse-perf not built"
+	run env FOLDKIT_BIN="$BIN" sh "$BATS_TEST_DIRNAME/../examples/seed-analysis.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"keccak_f1600: "*" samples ("* ]]
+	[[ "$output" == *"minieth_crypto::keccak_f1600"* ]]
+	[[ "$output" == *"depth.max"* ]]
+}

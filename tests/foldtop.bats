@@ -324,3 +324,13 @@ ft() { "$BIN/foldtop" "$@"; }
 @test "man pages foldtop.1 and folded.5 are lint-clean" {
 	man_lint foldtop.1 folded.5
 }
+
+@test "examples: the demo and the seed hotspot workflow run on our capture" {
+	[ -x "$BIN/stackcollapse-perf" ] || skip "stackcollapse-perf not built"
+	run env FOLDKIT_BIN="$BIN" DEMO_OUT="$BATS_TEST_TMPDIR" sh "$BATS_TEST_DIRNAME/../examples/demo.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"minieth_crypto::keccak_f1600"* ]]
+	run env FOLDKIT_BIN="$BIN" sh "$BATS_TEST_DIRNAME/../examples/hotspots.sh"
+	[ "$status" -eq 0 ]
+	[[ "${lines[2]}" == *"minieth_crypto::keccak_f1600" ]]
+}
