@@ -80,6 +80,11 @@ struct fold_perf_st {
 	char *pend;
 	size_t npend, pendcap;
 
+	char *lasthdr;		/* the comm and pid/tid of the last root */
+	size_t nlasthdr, lasthdrcap;
+	int lastjava;
+	uint32_t lastroot;
+
 	char *tmp;		/* scratch for names */
 	size_t tmpcap;
 	uint32_t *ids;		/* scratch for the names of one line */
@@ -975,6 +980,21 @@ begin(struct fold_perf *p, const char *t, const struct hdr *h,
 	}
 	if (w == 0 || (st->flags & FOLD_PERF_SAMPLES))
 		w = 1;
+	st->weight = w;
+	st->nstk = 0;
+	st->stopped = 0;
+	st->state = S_SAMPLE;
+	/* the same command and thread as the last header: the same root */
+	i = h->p2 + h->l2;
+	if (i == st->nlasthdr && st->lasthdr != NULL &&
+	    memcmp(t, st->lasthdr, i) == 0 && st->lastroot != (uint32_t)-1) {
+		st->root = st->lastroot;
+		st->java = st->lastjava;
+		return;
+	}
+	fold_grow(&st->lasthdr, &st->lasthdrcap, i + 1, 1);
+	memcpy(st->lasthdr, t, i);
+	st->nlasthdr = i;
 	tput(st, &k, t, h->ce);
 	for (i = 0; i < k; i++)
 		if (st->tmp[i] == ' ')
@@ -995,10 +1015,8 @@ begin(struct fold_perf *p, const char *t, const struct hdr *h,
 	}
 	st->java = k >= 4 && memcmp(st->tmp, "java", 4) == 0;
 	st->root = name_id(st, st->tmp, k);
-	st->weight = w;
-	st->nstk = 0;
-	st->stopped = 0;
-	st->state = S_SAMPLE;
+	st->lastroot = st->root;
+	st->lastjava = st->java;
 }
 
 static void frame_line(struct fold_perf *p, const char *t, size_t n);
@@ -1230,7 +1248,18 @@ fold_perf_line(struct fold_perf *p, const char *s, size_t n)
 	if (s[0] == '#')
 		return;
 	if (isws((unsigned char)s[0])) {
-		for (t = s + 1, m = n - 1; m > 0 && isws((unsigned char)*t); t++)
+		t = s + 1;
+		m = n - 1;
+		while (m >= 8) {	/* perf pads with spaces: 8 at a time */
+			uint64_t w8;
+
+			memcpy(&w8, t, 8);
+			if (w8 != 0x2020202020202020ULL)
+				break;
+			t += 8;
+			m -= 8;
+		}
+		for (; m > 0 && isws((unsigned char)*t); t++)
 			m--;
 		if (m == 0) {	/* blanks only: ends a sample too */
 			commit(p);
@@ -1467,6 +1496,7 @@ fold_perf_end(struct fold_perf *p)
 	free(st->stk);
 	free(st->pend);
 	free(st->tmp);
+	free(st->lasthdr);
 	free(st->ids);
 	free(st->event);
 	free(st->unrec_file);
