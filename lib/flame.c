@@ -1049,7 +1049,7 @@ frame(struct writer *w, const struct node *n)
 	fo_rgb(color);
 	fo_puts("\"/>");
 	chars = (size_t)((x2 - x1) / (o->fontsize * o->fontwidth));
-	if (chars >= 3) {
+	if (chars >= 3 && (n->name == NONE || shown > 0)) {
 		fo_puts("<text x=\"");
 		fo_num1(x1 + 3);
 		fo_puts("\" y=\"");
