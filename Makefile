@@ -33,7 +33,7 @@ BATSFLAGS ?=
 
 .SECONDARY:
 
-.PHONY: all test check demo bench install uninstall clean lint
+.PHONY: all test check demo bench fuzz install uninstall clean lint
 
 all: $(BINS)
 
@@ -54,7 +54,7 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 
 # Helpers the tests use (no python or jq needed).
-TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck
+TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes
 $(BUILD)/test/%: tests/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
@@ -90,6 +90,32 @@ bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat
 $(BUILD)/bench/%: tests/bench/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+# libFuzzer harnesses (clang), ASan+UBSan; each runs FUZZ_SECONDS on its
+# corpus (tests/fuzz/corpus/NAME, grown in build/fuzz/corpus/NAME).
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZERS = folded regex perf dtrace svg
+FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
+
+build/fuzz/obj/%.o: lib/%.c lib/fold.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(ALL_CPPFLAGS) $(WARNFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZOBJ)
+	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) -lm
+
+fuzz: $(FUZZERS:%=build/fuzz/fuzz_%)
+	@for f in $(FUZZERS); do \
+		mkdir -p build/fuzz/corpus/$$f build/fuzz/crash/$$f; \
+		echo "== fuzz_$$f for $(FUZZ_SECONDS) s"; \
+		build/fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+			-timeout=10 -print_final_stats=1 \
+			-artifact_prefix=build/fuzz/crash/$$f/ \
+			build/fuzz/corpus/$$f tests/fuzz/corpus/$$f 2>&1 | \
+			grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss|INFO: -max_total_time|==[0-9]+==ERROR|SUMMARY)' ; \
+	done
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

@@ -5,8 +5,9 @@
 # flame graph when flamegraph-svg is built.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
-bin=${FOLDKIT_BIN:-$here/../build/bin}
-out=${DEMO_OUT:-$here/../build/demo}
+bin=${FOLDKIT_BIN:-$(cd "$here/.." && pwd)/build/bin}
+top=$(cd "$here/.." && pwd)
+out=${DEMO_OUT:-$top/build/demo}
 mkdir -p "$out"
 export LC_ALL=C
 

@@ -1,0 +1,23 @@
+#!/usr/bin/env bats
+# foldstats on hostile input: no crash, the documented status, a message naming
+# the file and line, and the valid lines still counted.
+
+load hostile
+
+TOOL=("$BIN/foldstats" --format json)
+SEES=sees_json
+
+# foldstats prints no names but its roots: a valid line shows in the counts.
+sees_json() { valid_json_file && grep -q "\"samples\": [1-9]" "$OUT"; }
+valid_json_file() { "$TESTBIN/jsoncheck" < "$OUT"; }
+
+@test "random bytes"			{ hostile_random; }
+@test "NUL bytes in names"		{ hostile_nul; }
+@test "CRLF line ends"			{ hostile_crlf; }
+@test "a 50 MB line"			{ hostile_long_line; }
+@test "a 100,000-frame stack"		{ hostile_deep; }
+@test "counts at and past 2^64, negative, exponent" { hostile_counts; }
+@test "a sum past 2^64 is an error, not a wrap" { hostile_sum_overflow; }
+@test "input cut mid-line"		{ hostile_cut; }
+@test "empty input, only newlines"	{ hostile_empty; }
+@test "a read error names the file"	{ hostile_read_error; }

@@ -1,0 +1,73 @@
+/*
+ * fuzz.h - shared by the libFuzzer harnesses: standard output goes to a
+ * scratch file (the fo_*() writer writes to fd 1), and input is handed out
+ * line by line.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fold.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Send fd 1 to a scratch file once; rewind it for each run. */
+static void
+fuzz_stdout(void)
+{
+	static int done;
+	char path[] = "/tmp/foldkit-fuzz-XXXXXX";
+	int fd;
+
+	if (!done) {
+		if ((fd = mkstemp(path)) < 0 || dup2(fd, 1) < 0)
+			abort();
+		unlink(path);
+		close(fd);
+		fold_init("fuzz");
+		done = 1;
+	}
+	if (ftruncate(1, 0) != 0 || lseek(1, 0, SEEK_SET) != 0)
+		abort();
+}
+
+/* What was written to fd 1 since fuzz_stdout(), in a malloc'd buffer. */
+static char *
+fuzz_output(size_t *n)
+{
+	off_t end = lseek(1, 0, SEEK_END);
+	char *b = malloc((size_t)end + 1);
+
+	if (b == NULL || end < 0 || pread(1, b, (size_t)end, 0) != end)
+		abort();
+	*n = (size_t)end;
+	return b;
+}
+
+/* Call fn for each line of data (no newline; the last may lack one). */
+#define FOR_EACH_LINE(data, size, line, len)                                 \
+	for (const char *p_ = (const char *)(data),                             \
+	    *e_ = (const char *)(data) + (size), *nl_;                          \
+	    p_ < e_ && ((nl_ = memchr(p_, '\n', (size_t)(e_ - p_))) != NULL ||   \
+	    (nl_ = e_)) && ((line = p_), (len = (size_t)(nl_ - p_)), 1);         \
+	    p_ = nl_ + 1)
+
+/* Every line written must be a valid folded line, and end in '\n'. */
+static void
+check_folded(void)
+{
+	struct fold_sample smp;
+	const char *line;
+	size_t n, len;
+	char *out = fuzz_output(&n);
+
+	if (n > 0 && out[n - 1] != '\n')
+		abort();
+	FOR_EACH_LINE(out, n, line, len)
+		if (fold_parse_line(line, len, &smp) != FOLD_OK)
+			abort();
+	free(out);
+}
