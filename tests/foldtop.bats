@@ -334,3 +334,24 @@ ft() { "$BIN/foldtop" "$@"; }
 	[ "$status" -eq 0 ]
 	[[ "${lines[2]}" == *"minieth_crypto::keccak_f1600" ]]
 }
+
+@test "valgrind memcheck: the whole pipeline, no errors, no leaks" {
+	command -v valgrind >/dev/null 2>&1 || skip "valgrind not installed"
+	[ -z "${FOLDKIT_SAN:-}" ] || skip "sanitizer build: memcheck runs on the plain build"
+	[ -x "$BIN/stackcollapse-perf" ] || skip "stackcollapse-perf not built"
+	vg() {
+		valgrind -q --error-exitcode=99 --leak-check=full \
+		    --errors-for-leak-kinds=definite,indirect,possible \
+		    --show-leak-kinds=definite,indirect,possible "$@"
+	}
+	cap=$BATS_TEST_DIRNAME/../examples/minieth.perf.txt
+	f=$BATS_TEST_TMPDIR/vg.folded
+	vg "$BIN/stackcollapse-perf" --all "$cap" > "$f"
+	vg "$BIN/foldtop" --strip-annotations --format json "$f" > /dev/null
+	vg "$BIN/foldcallers" -c minieth keccak "$f" > /dev/null
+	vg "$BIN/foldmodules" --preset rust --top-functions 2 "$f" > /dev/null
+	vg "$BIN/foldstats" "$f" > /dev/null
+	[ ! -x "$BIN/flamegraph-svg" ] || vg "$BIN/flamegraph-svg" "$f" > /dev/null
+	[ ! -x "$BIN/stackcollapse-dtrace" ] ||
+		vg "$BIN/stackcollapse-dtrace" "$DATA/dtrace/kernel-user.txt" > /dev/null
+}
