@@ -647,6 +647,16 @@ fo_num1(double v)
 	fo_write(b, (size_t)n);
 }
 
+/* v rounded to one decimal as printf does it. */
+static double
+round1(double v)
+{
+	char b[64];
+
+	snprintf(b, sizeof(b), "%.1f", v);
+	return strtod(b, NULL);
+}
+
 /* A rounded count with thousands commas. */
 static void
 fo_commas(const char *digits)
@@ -1042,7 +1052,9 @@ frame(struct writer *w, const struct node *n)
 	fo_puts("\" y=\"");
 	fo_num1(y1);
 	fo_puts("\" width=\"");
-	fo_num1(x2 - x1);
+	/* As flamegraph.pl: the width between the rounded ends (the search
+	 * figure is computed from these). */
+	fo_num1(round1(x2) - round1(x1));
 	fo_puts("\" height=\"");
 	fo_num1(y2 - y1);
 	fo_puts("\" fill=\"");
