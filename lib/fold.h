@@ -139,6 +139,11 @@ uint32_t fold_intern_h(struct fold_intern *t, const char *s, size_t len,
     uint64_t h, int *isnew);
 uint32_t fold_intern(struct fold_intern *t, const char *s, size_t len,
     int *isnew);
+/* The id of s if t holds it, else FOLD_NOID (never a valid id); t is not
+ * changed, so a failed lookup costs no memory.  h must be fold_hash(s, len). */
+#define FOLD_NOID ((uint32_t)-1)
+uint32_t fold_intern_find_h(const struct fold_intern *t, const char *s,
+    size_t len, uint64_t h);
 static inline size_t fold_intern_count(const struct fold_intern *t) { return t->n; }
 static inline struct fold_str fold_intern_str(const struct fold_intern *t, uint32_t id) { return t->strs[id]; }
 void fold_intern_free(struct fold_intern *t);

@@ -48,23 +48,33 @@ rehash(struct fold_intern *t)
 	t->mask = nmask;
 }
 
+/* The slot holding s, or the empty slot where it would go. */
+static inline struct fold_slot *
+probe(const struct fold_intern *t, const char *s, size_t len, uint64_t h)
+{
+	struct fold_slot *sl;
+	size_t j;
+
+	for (j = h & t->mask; (sl = &t->slots[j])->s != NULL; j = (j + 1) & t->mask)
+		if (sl->h == h && hdrof(sl->s)->len == len &&
+		    memcmp(sl->s, s, len) == 0)
+			break;
+	return sl;
+}
+
 uint32_t
 fold_intern_h(struct fold_intern *t, const char *s, size_t len, uint64_t h,
     int *isnew)
 {
-	struct fold_slot *sl;
+	struct fold_slot *sl = probe(t, s, len, h);
 	struct hdr *hd;
-	size_t j;
 	uint32_t id;
 	char *copy;
 
-	for (j = h & t->mask; (sl = &t->slots[j])->s != NULL; j = (j + 1) & t->mask) {
-		if (sl->h == h && hdrof(sl->s)->len == len &&
-		    memcmp(sl->s, s, len) == 0) {
-			if (isnew != NULL)
-				*isnew = 0;
-			return (uint32_t)hdrof(sl->s)->id;
-		}
+	if (sl->s != NULL) {
+		if (isnew != NULL)
+			*isnew = 0;
+		return (uint32_t)hdrof(sl->s)->id;
 	}
 	if (t->n >= 0xfffffffeU)
 		fold_die(1, "too many distinct strings");
@@ -85,6 +95,15 @@ fold_intern_h(struct fold_intern *t, const char *s, size_t len, uint64_t h,
 	if (t->n * 2 > t->mask)	/* load factor at most 1/2 */
 		rehash(t);
 	return id;
+}
+
+uint32_t
+fold_intern_find_h(const struct fold_intern *t, const char *s, size_t len,
+    uint64_t h)
+{
+	const struct fold_slot *sl = probe(t, s, len, h);
+
+	return sl->s != NULL ? (uint32_t)hdrof(sl->s)->id : FOLD_NOID;
 }
 
 uint32_t
