@@ -30,19 +30,6 @@ struct rv {			/* what a cached frame line stands for */
 	uint32_t n;		/* number of frames; 0: the line is dropped */
 };
 
-/* The frame line cache: lines to what they stand for. */
-struct rslot {
-	uint64_t h;
-	const char *s;		/* NULL: empty slot */
-	size_t len;
-	struct rv v;
-};
-struct rtab {
-	struct rslot *sl;
-	size_t mask, n;
-	struct fold_arena arena;
-};
-
 struct a2l {			/* one addr2line process per module */
 	pid_t pid;
 	int wfd;
@@ -60,7 +47,11 @@ struct fold_perf_st {
 	struct fold_intern names;	/* frame and root names */
 	unsigned char *skipname;	/* per name: 1 if it is --skip-after's */
 	size_t skipcap;
-	struct rtab raw[2];		/* frame lines (not java, java) */
+	/* the frame line cache, (not java, java): lines to ids, and by id
+	 * what each stands for */
+	struct fold_intern raw[2];
+	struct rv *rv[2];
+	size_t rvcap[2];
 	uint32_t *pool;
 	size_t npool, poolcap;
 
@@ -160,67 +151,25 @@ tput(struct fold_perf_st *st, size_t *len, const char *s, size_t n)
 
 /* ---- lookups -------------------------------------------------------- */
 
-static void
-rinit(struct rtab *t)
+/* What the cached frame line t stands for, or NULL if it is not cached. */
+static inline const struct rv *
+rfind(const struct fold_perf_st *st, int j, const char *t, size_t n,
+    uint64_t h)
 {
-	memset(t, 0, sizeof(*t));
-	t->mask = 1023;
-	t->sl = xcalloc(t->mask + 1, sizeof(*t->sl));
+	uint32_t id = fold_intern_find_h(&st->raw[j], t, n, h);
+
+	return id != FOLD_NOID ? &st->rv[j][id] : NULL;
 }
 
-/* The slot of s in t: its own if there, else the empty one to fill. */
-static inline struct rslot *
-rfind(const struct rtab *t, const char *s, size_t len, uint64_t h)
-{
-	struct rslot *sl;
-	size_t j;
-
-	for (j = h & t->mask; (sl = &t->sl[j])->s != NULL;
-	    j = (j + 1) & t->mask)
-		if (sl->h == h && sl->len == len && memcmp(sl->s, s, len) == 0)
-			break;
-	return sl;
-}
-
+/* Cache the frame line t (not cached yet) as standing for v. */
 static void
-radd(struct rtab *t, const char *s, size_t len, uint64_t h, struct rv v)
+radd(struct fold_perf_st *st, int j, const char *t, size_t n, uint64_t h,
+    struct rv v)
 {
-	struct rslot *sl = rfind(t, s, len, h), *ns;
-	char *copy;
-	size_t j, k, nmask;
+	uint32_t id = fold_intern_h(&st->raw[j], t, n, h, NULL);
 
-	if (sl->s != NULL) {
-		sl->v = v;
-		return;
-	}
-	copy = fold_arena_alloc(&t->arena, len + 1);
-	if (len > 0)
-		memcpy(copy, s, len);
-	sl->h = h;
-	sl->s = copy;
-	sl->len = len;
-	sl->v = v;
-	if (++t->n * 2 <= t->mask)
-		return;
-	nmask = t->mask * 2 + 1;
-	ns = xcalloc(nmask + 1, sizeof(*ns));
-	for (k = 0; k <= t->mask; k++) {
-		if (t->sl[k].s == NULL)
-			continue;
-		for (j = t->sl[k].h & nmask; ns[j].s != NULL; j = (j + 1) & nmask)
-			;
-		ns[j] = t->sl[k];
-	}
-	free(t->sl);
-	t->sl = ns;
-	t->mask = nmask;
-}
-
-static void
-rfree(struct rtab *t)
-{
-	free(t->sl);
-	fold_arena_free(&t->arena);
+	fold_grow(&st->rv[j], &st->rvcap[j], (size_t)id + 1, sizeof(*st->rv[j]));
+	st->rv[j][id] = v;
 }
 
 /* A frame or root name to its id. */
@@ -1148,13 +1097,13 @@ frame_line(struct fold_perf *p, const char *t, size_t n)
 	struct fold_perf_st *st = p->st;
 	int j = st->java, unk;
 	uint64_t h = fold_hash(t, n);
-	struct rslot *sl = rfind(&st->raw[j], t, n, h);
+	const struct rv *c = rfind(st, j, t, n, h);
 	struct frame f;
 	size_t k;
 	struct rv v;
 
-	if (sl->s != NULL)
-		v = sl->v;
+	if (c != NULL)
+		v = *c;
 	else {
 		if (!parse_frame(t, n, &f)) {
 			unrecognized(p);
@@ -1173,7 +1122,7 @@ frame_line(struct fold_perf *p, const char *t, size_t n)
 				    k * sizeof(*st->ids));
 			st->npool += k;
 		}
-		radd(&st->raw[j], t, n, h, v);
+		radd(st, j, t, n, h, v);
 	}
 	push_rv(st, v);
 }
@@ -1269,11 +1218,11 @@ fold_perf_line(struct fold_perf *p, const char *s, size_t n)
 			if (p->nonl)	/* a cut frame line: dropped */
 				return;
 			if (!(st->flags & FOLD_PERF_SRCLINE)) {
-				struct rslot *sl = rfind(&st->raw[st->java], t,
-				    m, fold_hash(t, m));
+				const struct rv *c = rfind(st, st->java, t, m,
+				    fold_hash(t, m));
 
-				if (sl->s != NULL) {
-					push_rv(st, sl->v);
+				if (c != NULL) {
+					push_rv(st, *c);
 					return;
 				}
 			}
@@ -1361,8 +1310,8 @@ fold_perf_new(const struct fold_perf_opts *o)
 		st->skiplen = strlen(o->skip_after);
 	}
 	fold_intern_init(&st->names);
-	rinit(&st->raw[0]);
-	rinit(&st->raw[1]);
+	fold_intern_init(&st->raw[0]);
+	fold_intern_init(&st->raw[1]);
 	fold_intern_init(&st->stacks);
 	fold_intern_init(&st->mods);
 	if ((st->flags & FOLD_PERF_INLINE) && !path_has("addr2line"))
@@ -1487,8 +1436,10 @@ fold_perf_end(struct fold_perf *p)
 	free(st->a2l);
 	fold_intern_free(&st->mods);
 	fold_intern_free(&st->names);
-	rfree(&st->raw[0]);
-	rfree(&st->raw[1]);
+	fold_intern_free(&st->raw[0]);
+	fold_intern_free(&st->raw[1]);
+	free(st->rv[0]);
+	free(st->rv[1]);
 	fold_intern_free(&st->stacks);
 	free(st->skipname);
 	free(st->pool);
