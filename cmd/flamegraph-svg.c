@@ -259,9 +259,9 @@ main(int argc, char **argv)
 		fold_flame_add(f, &s);
 	st2 = fold_flame_write(f, r.frac, r.diff);
 	status = fold_reader_end(&r);
-	if (r.samples == 0) {
-		fold_warn("no valid input: %s", r.invalid > 0 ?
-		    "every line was invalid" : "no stacks");
+	if (r.samples == 0 || !(fold_num_dbl(r.total) > 0)) {
+		fold_warn("no valid input: %s", r.samples > 0 ? "all counts are "
+		    "zero" : r.invalid > 0 ? "every line was invalid" : "no stacks");
 		status = 1;
 	} else if (st2 != 0)
 		status = 1;

@@ -633,26 +633,83 @@ build(struct fold_flame *f)
 	free(tmp);
 }
 
+/*
+ * Fixed-point formatting as printf("%.Nf") does it (the exact binary value
+ * rounded to the nearest, ties to even), without printf: v * scale is
+ * computed exactly as p + e (fma gives the rounding error e), and only the
+ * fraction of p, corrected by e's sign at an exact half, decides.  Returns
+ * 0 and the scaled integer in *out for 0 <= v < 2^50 / scale, else -1.
+ */
+static int
+scaled(double v, double scale, uint64_t *out)
+{
+	double p, e, f, frac;
+
+	if (!(v >= 0) || v * scale >= 1125899906842624.0)
+		return -1;
+	p = v * scale;
+	e = fma(v, scale, -p);
+	f = floor(p);
+	frac = p - f;
+	if (frac > 0.5 || (frac == 0.5 && (e > 0 || (e == 0 &&
+	    fmod(f, 2) == 1))))
+		f += 1;
+	*out = (uint64_t)f;
+	return 0;
+}
+
+/* v with decimals digits after the point (as %.Nf); with trim, a zero
+ * fraction is left out. */
+static void
+fo_fixed(double v, int decimals, int trim)
+{
+	static const double scales[] = { 1, 10, 100 };
+	char b[64], *p = b + sizeof(b);
+	uint64_t n;
+	int k;
+
+	if (v < 0 || scaled(v, scales[decimals], &n) != 0) {
+		int len = snprintf(b, sizeof(b), "%.*f", decimals, v);
+
+		if (trim && len > decimals + 1 &&
+		    strspn(b + len - decimals, "0") == (size_t)decimals)
+			len -= decimals + 1;
+		fo_write(b, (size_t)len);
+		return;
+	}
+	if (trim && n % (uint64_t)scales[decimals] == 0) {
+		n /= (uint64_t)scales[decimals];
+		decimals = 0;
+	}
+	for (k = 0; k < decimals; k++) {
+		*--p = (char)('0' + n % 10);
+		n /= 10;
+	}
+	if (decimals > 0)
+		*--p = '.';
+	do {
+		*--p = (char)('0' + n % 10);
+		n /= 10;
+	} while (n > 0);
+	fo_write(p, (size_t)(b + sizeof(b) - p));
+}
+
 /* A number as %.1f without a trailing ".0". */
 static void
 fo_num1(double v)
 {
-	char b[64];
-	int n = snprintf(b, sizeof(b), "%.1f", v);
-
-	if (n >= 2 && b[n - 2] == '.' && b[n - 1] == '0')
-		n -= 2;
-	if (n == 2 && b[0] == '-' && b[1] == '0')
-		b[0] = '0', n = 1;
-	fo_write(b, (size_t)n);
+	fo_fixed(v, 1, 1);
 }
 
 /* v rounded to one decimal as printf does it. */
 static double
 round1(double v)
 {
+	uint64_t n;
 	char b[64];
 
+	if (scaled(v, 10, &n) == 0)
+		return (double)n / 10;
 	snprintf(b, sizeof(b), "%.1f", v);
 	return strtod(b, NULL);
 }
@@ -680,7 +737,13 @@ fo_str(const char *s, int raw8)
 static void
 fo_rgb(uint32_t c)
 {
-	fo_printf("rgb(%u,%u,%u)", c >> 16 & 255, c >> 8 & 255, c & 255);
+	fo_puts("rgb(");
+	fo_u64(c >> 16 & 255);
+	fo_putc(',');
+	fo_u64(c >> 8 & 255);
+	fo_putc(',');
+	fo_u64(c & 255);
+	fo_putc(')');
 }
 
 /* --nameattr: "NAME\tattr=value\t..." lines. */
@@ -1038,12 +1101,14 @@ frame(struct writer *w, const struct node *n)
 		if (n->name == NONE && w->timemax == w->f->time)
 			fo_puts(", 100%");
 		else
-			fo_printf(", %.2f%%", pct);
+			fo_puts(", "), fo_fixed(pct, 2, 0), fo_putc('%');
 		if (w->diff && n->name != NONE) {
 			double d = o->negate ? -n->delta : n->delta;
 			double dp = 100 * d / (w->timemax * o->factor);
 
-			fo_printf("; %s%.2f%%", d > 0 ? "+" : "", dp);
+			fo_puts(d > 0 ? "; +" : "; ");
+			fo_fixed(dp, 2, 0);
+			fo_putc('%');
 		}
 		fo_putc(')');
 	}
@@ -1197,10 +1262,8 @@ fold_flame_write(struct fold_flame *f, int frac, int diff)
 	w.frac = frac;
 	w.diff = diff;
 	w.raw8 = o->encoding && !is_utf8(o->encoding);
-	if (!f->any || f->time <= 0) {
-		if (!f->any)
-			return write_empty(&w);
-	}
+	if (!f->any || !(f->time > 0))
+		return write_empty(&w);	/* nothing, or only zero counts */
 	build(f);
 	nd = f->nodes;
 	w.timemax = f->time;

@@ -406,6 +406,10 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	xml_ok
 	[[ "$stderr" == *"2 invalid lines skipped"* ]]
 	[[ "$stderr" == *"no valid input: every line was invalid"* ]]
+	run --separate-stderr fg < <(printf 'a 0\nb 0\n')
+	[ "$status" -eq 1 ]
+	xml_ok
+	[ "$stderr" = "flamegraph-svg: no valid input: all counts are zero" ]
 }
 
 @test "invalid lines are skipped and reported once, the rest drawn, exit 0" {

@@ -2,7 +2,7 @@
 # $folded and $shuf the shared inputs, row defined there).
 #
 # Speed: the 100k-unique-stack folded profile (sorted, and shuffled).
-# Size: 20k deep stacks (a fixed LCG, the same every time) drawn with
+# Size: 20k deep stacks (10 to 40 frames) (a fixed LCG, the same every time) drawn with
 # --minwidth 0, hundreds of thousands of boxes; we print the bytes per box
 # besides the names (title text minus " (N samples, P%)", and labels) and
 # besides the whole title and label texts.
@@ -20,7 +20,7 @@ if [ ! -s "$deep" ]; then
 		for (f = 0; f < 4000; f++)
 			fn[f] = "minieth_" mods[1 + rnd(10)] "::f" f
 		for (s = 0; s < 20000; s++) {
-			d = 40 + rnd(160)
+			d = 10 + rnd(30)
 			line = "minieth-replay"
 			# shared callers near the root, then spread out
 			for (k = 0; k < d; k++)
@@ -29,7 +29,7 @@ if [ ! -s "$deep" ]; then
 		}
 	}' | LC_ALL=C sort > "$deep"
 fi
-row "flamegraph-svg --minwidth 0" "20k deep stacks (40-200 frames)" flamegraph-svg "$deep" --minwidth 0
+row "flamegraph-svg --minwidth 0" "20k deep stacks (10-40 frames)" flamegraph-svg "$deep" --minwidth 0
 "$bin/flamegraph-svg" --minwidth 0 "$deep" > deep.svg
 grep '^<g><title>' deep.svg | awk -v total="$(wc -c < deep.svg)" '{
 	t = $0; sub(/^<g><title>/, "", t); sub(/<\/title>.*/, "", t)
