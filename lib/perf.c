@@ -30,6 +30,23 @@ struct rv {			/* what a cached frame line stands for */
 	uint32_t n;		/* number of frames; 0: the line is dropped */
 };
 
+/*
+ * A sample header seen before, for header_fast(): the line up to its time
+ * field (command, pid/tid, [CPU]), and after the time field either the
+ * bytes after the period digits or, with no period, all of it.  Those bytes
+ * decide everything but the time and the period, so the header's parse,
+ * event verdict and root are kept with them.
+ */
+#define NHCACHE 4
+struct hcache {
+	char *key;		/* the line up to the time field */
+	size_t nkey, keycap;
+	char *tail;		/* the line after the period (or time) */
+	size_t ntail, tailcap;
+	int used, blank, period, want, java;
+	uint32_t root;
+};
+
 struct a2l {			/* one addr2line process per module */
 	pid_t pid;
 	int wfd;
@@ -75,6 +92,8 @@ struct fold_perf_st {
 	size_t nlasthdr, lasthdrcap;
 	int lastjava;
 	uint32_t lastroot;
+	struct hcache hc[NHCACHE];	/* recent header shapes */
+	unsigned hclast, hcnext;	/* the last hit, the next to replace */
 
 	char *tmp;		/* scratch for names */
 	size_t tmpcap;
@@ -904,13 +923,13 @@ commit(struct fold_perf *p)
 	st->counts[id] += st->weight;
 }
 
-/* Start a sample: root name from the header, weight from the period. */
-static void
-begin(struct fold_perf *p, const char *t, const struct hdr *h,
-    const char *per, size_t perlen)
+/* The weight of a sample from its period digits into st->weight; 0 (the
+ * sample dropped, with a warning) if it is too large. */
+static int
+weight(struct fold_perf *p, const char *per, size_t perlen)
 {
 	struct fold_perf_st *st = p->st;
-	size_t k = 0, i;
+	size_t i;
 	uint64_t w = 0;
 
 	for (i = 0; i < perlen; i++) {
@@ -923,13 +942,26 @@ begin(struct fold_perf *p, const char *t, const struct hdr *h,
 				    p->file, p->lineno);
 			p->status = 1;
 			st->state = S_DROP;
-			return;
+			return 0;
 		}
 		w = w * 10 + d;
 	}
 	if (w == 0 || (st->flags & FOLD_PERF_SAMPLES))
 		w = 1;
 	st->weight = w;
+	return 1;
+}
+
+/* Start a sample: root name from the header, weight from the period. */
+static void
+begin(struct fold_perf *p, const char *t, const struct hdr *h,
+    const char *per, size_t perlen)
+{
+	struct fold_perf_st *st = p->st;
+	size_t k = 0, i;
+
+	if (!weight(p, per, perlen))
+		return;
 	st->nstk = 0;
 	st->stopped = 0;
 	st->state = S_SAMPLE;
@@ -992,6 +1024,114 @@ want_event(struct fold_perf_st *st, const char *e, size_t el)
 	return 0;
 }
 
+/* The end of a time field "DIGITS.DIGITS:" at t[r], followed by a blank
+ * or the end of the line; 0 if there is none. */
+static size_t
+time_end(const char *t, size_t n, size_t r)
+{
+	size_t i;
+
+	for (i = r; i < n && isdig((unsigned char)t[i]); i++)
+		;
+	if (i == r || i >= n || t[i] != '.')
+		return 0;
+	for (i++; i < n && isdig((unsigned char)t[i]); i++)
+		;
+	if (i >= n || t[i] != ':' || (i + 1 < n && !isws((unsigned char)t[i + 1])))
+		return 0;
+	return i + 1;
+}
+
+static void
+hc_set(char **b, size_t *n, size_t *cap, const char *s, size_t len)
+{
+	fold_grow(b, cap, len + 1, 1);
+	if (len > 0)
+		memcpy(*b, s, len);
+	*n = len;
+}
+
+/*
+ * Remember the header t, parsed by header() into a sample (or a dropped
+ * one: want 0): the time field at t[ta], the period at t[pp..+pl) (pl 0:
+ * none) right after the time field and its blanks at t[r].
+ */
+static void
+hc_put(struct fold_perf_st *st, const char *t, size_t n, int blank,
+    size_t ta, size_t r, size_t pp, size_t pl, int want)
+{
+	struct hcache *c = &st->hc[st->hcnext];
+
+	if (pl > 0 && pp != r)
+		return;
+	st->hclast = st->hcnext;
+	st->hcnext = (st->hcnext + 1) % NHCACHE;
+	hc_set(&c->key, &c->nkey, &c->keycap, t, ta);
+	if (pl > 0)
+		hc_set(&c->tail, &c->ntail, &c->tailcap, t + pp + pl,
+		    n - pp - pl);
+	else
+		hc_set(&c->tail, &c->ntail, &c->tailcap, t + r, n - r);
+	c->used = 1;
+	c->blank = blank;
+	c->period = pl > 0;
+	c->want = want;
+	c->root = st->root;
+	c->java = st->java;
+}
+
+/*
+ * A header like one in the cache: the same bytes up to the time field, a
+ * time field, blanks, the period digits if that one had a period, then the
+ * same bytes to the end.  header() would parse it the same way (all it
+ * looks at outside the time field and the period is those same bytes), with
+ * the same event verdict and root, so that work is skipped.  1 if done.
+ */
+static int
+header_fast(struct fold_perf *p, const char *t, size_t n, int blank)
+{
+	struct fold_perf_st *st = p->st;
+	struct hcache *c;
+	size_t r = 0, d = 0;
+	unsigned k, i = 0;
+
+	for (k = 0; k < NHCACHE; k++) {
+		i = (st->hclast + k) % NHCACHE;
+		c = &st->hc[i];
+		if (!c->used || c->blank != blank || n <= c->nkey ||
+		    memcmp(t, c->key, c->nkey) != 0 ||
+		    (r = time_end(t, n, c->nkey)) == 0)
+			continue;
+		d = r = skipws(t, n, r);
+		if (c->period) {
+			while (d < n && isdig((unsigned char)t[d]))
+				d++;
+			if (d == r)
+				continue;
+		}
+		if (n - d == c->ntail && memcmp(t + d, c->tail, c->ntail) == 0)
+			break;
+	}
+	if (k == NHCACHE)
+		return 0;
+	c = &st->hc[i];
+	st->hclast = i;
+	if (st->state == S_SAMPLE)
+		commit(p);
+	if (!c->want) {
+		st->state = S_DROP;
+		return 1;
+	}
+	if (!weight(p, t + r, d - r))
+		return 1;
+	st->nstk = 0;
+	st->stopped = 0;
+	st->state = S_SAMPLE;
+	st->root = c->root;
+	st->java = c->java;
+	return 1;
+}
+
 /*
  * A header line t (its leading blanks skipped).  Returns 0 if it turns out
  * not to be one.
@@ -1001,11 +1141,14 @@ header(struct fold_perf *p, const char *t, size_t n, int blank)
 {
 	struct fold_perf_st *st = p->st;
 	struct hdr h;
-	size_t ev, el, pp, pl, r, e1, e2, s2, e3, per = 0, perl = 0;
+	size_t ev, el, pp, pl, r, e1, e2, s2, e3, per = 0, perl = 0, ta;
 	const char *evp = NULL;
 	size_t evl = 0;
 	struct frame f;
+	int timed = 0, want;
 
+	if (header_fast(p, t, n, blank))
+		return 1;
 	if (!parse_hdr(t, n, &h))
 		return 0;
 	/* the rest: [CPU] TIME: then PERF_RECORD_... or period event: */
@@ -1015,10 +1158,13 @@ header(struct fold_perf *p, const char *t, size_t n, int blank)
 		if (t[e1 - 1] == ']')
 			r = skipws(t, n, e1);
 	}
+	ta = r;
 	if (r < n && isdig((unsigned char)t[r])) {
 		e1 = token(t, n, r);
-		if (t[e1 - 1] == ':' && memchr(t + r, '.', e1 - r) != NULL)
+		if (t[e1 - 1] == ':' && memchr(t + r, '.', e1 - r) != NULL) {
 			r = skipws(t, n, e1);
+			timed = 1;
+		}
 	}
 	if (n - r >= 12 && memcmp(t + r, "PERF_RECORD_", 12) == 0) {
 		if (st->state == S_SAMPLE)
@@ -1040,11 +1186,15 @@ header(struct fold_perf *p, const char *t, size_t n, int blank)
 	if (st->state == S_SAMPLE)	/* no blank line before: ends it */
 		commit(p);
 	if (parse_event(t, n, &ev, &el, &pp, &pl)) {
-		if (!want_event(st, t + ev, el)) {
+		want = want_event(st, t + ev, el);
+		if (!want)
 			st->state = S_DROP;
-			return 1;
-		}
-		begin(p, t, &h, t + pp, pl);
+		else
+			begin(p, t, &h, t + pp, pl);
+		/* a shape header_fast() can take: see there */
+		if (timed && time_end(t, n, ta) != 0 &&
+		    cpu_or_time(t, n, h.rest) && (!want || st->state == S_SAMPLE))
+			hc_put(st, t, n, blank, ta, r, pp, pl, want);
 		return 1;
 	}
 	/*
@@ -1448,6 +1598,10 @@ fold_perf_end(struct fold_perf *p)
 	free(st->pend);
 	free(st->tmp);
 	free(st->lasthdr);
+	for (i = 0; i < NHCACHE; i++) {
+		free(st->hc[i].key);
+		free(st->hc[i].tail);
+	}
 	free(st->ids);
 	free(st->event);
 	free(st->unrec_file);
