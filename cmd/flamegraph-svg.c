@@ -241,14 +241,9 @@ main(int argc, char **argv)
 			strict = 1;
 			break;
 		case 'h':
-			fo_puts("usage: ");
-			fo_puts(usage);
-			fo_putc('\n');
-			fo_puts(help);
-			return fo_end(0);
+			fold_help(usage, help);
 		case OPT_VERSION:
-			fo_puts("flamegraph-svg (foldkit) " FOLDKIT_VERSION "\n");
-			return fo_end(0);
+			fold_version();
 		default:
 			fold_usage(usage);
 		}

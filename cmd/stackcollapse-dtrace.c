@@ -59,11 +59,9 @@ main(int argc, char **argv)
 			flags |= FOLD_DTRACE_STRICT;
 			break;
 		case 'h':
-			printf("usage: %s\n%s", usage, help);
-			exit(fflush(stdout) == 0 ? 0 : 1);
+			fold_help(usage, help);
 		case OPT_VERSION:
-			printf("%s (foldkit) %s\n", fold_prog, FOLDKIT_VERSION);
-			exit(fflush(stdout) == 0 ? 0 : 1);
+			fold_version();
 		default:
 			fold_usage(usage);
 		}

@@ -118,11 +118,9 @@ main(int argc, char **argv)
 			o.flags |= FOLD_PERF_STRICT;
 			break;
 		case 'h':
-			printf("usage: %s\n%s", usage, help);
-			exit(fflush(stdout) == 0 ? 0 : 1);
+			fold_help(usage, help);
 		case OPT_VERSION:
-			printf("%s (foldkit) %s\n", fold_prog, FOLDKIT_VERSION);
-			exit(fflush(stdout) == 0 ? 0 : 1);
+			fold_version();
 		default:
 			fold_usage(usage);
 		}

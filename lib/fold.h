@@ -404,6 +404,10 @@ int fold_opt_common(struct fold_common *o, int c, const char *arg,
     const char *usage, const char *help);
 /* Print "usage: ..." to stderr and exit 2. */
 _Noreturn void fold_usage(const char *usage);
+/* --help: "usage: USAGE" then HELP on stdout, exit 0 (1 if it cannot be
+ * written); --version: "prog (foldkit) VERSION", exit 0. */
+_Noreturn void fold_help(const char *usage, const char *help);
+_Noreturn void fold_version(void);
 /* Parse a non-negative decimal for option opt, or exit 2. */
 uint64_t fold_opt_u64(const char *opt, const char *arg);
 double fold_opt_pct(const char *opt, const char *arg);

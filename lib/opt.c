@@ -21,6 +21,24 @@ fold_usage(const char *usage)
 	exit(2);
 }
 
+void
+fold_help(const char *usage, const char *help)
+{
+	printf("usage: %s\n%s", usage, help);
+	if (fflush(stdout) != 0)
+		fold_die(1, "write error: %s", strerror(errno));
+	exit(0);
+}
+
+void
+fold_version(void)
+{
+	printf("%s (foldkit) %s\n", fold_prog, FOLDKIT_VERSION);
+	if (fflush(stdout) != 0)
+		fold_die(1, "write error: %s", strerror(errno));
+	exit(0);
+}
+
 uint64_t
 fold_opt_u64(const char *opt, const char *arg)
 {
@@ -93,11 +111,9 @@ fold_opt_common(struct fold_common *o, int c, const char *arg,
 		o->strict = 1;
 		return 1;
 	case 'h':
-		printf("usage: %s\n%s", usage, help);
-		exit(fflush(stdout) == 0 ? 0 : 1);
+		fold_help(usage, help);
 	case FOLD_OPT_VERSION:
-		printf("%s (foldkit) %s\n", fold_prog, FOLDKIT_VERSION);
-		exit(fflush(stdout) == 0 ? 0 : 1);
+		fold_version();
 	}
 	return 0;
 }
