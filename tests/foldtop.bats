@@ -355,3 +355,9 @@ ft() { "$BIN/foldtop" "$@"; }
 	[ ! -x "$BIN/stackcollapse-dtrace" ] ||
 		vg "$BIN/stackcollapse-dtrace" "$DATA/dtrace/kernel-user.txt" > /dev/null
 }
+
+@test "--help to a full disk is a write error, exit 1" {
+	run --separate-stderr bash -c '"$1" --help > /dev/full' _ "$BIN/foldtop"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "foldtop: write error: No space left on device" ]
+}
