@@ -28,6 +28,7 @@ enum { S_NONE, S_SAMPLE, S_DROP };
 struct rv {			/* what a cached frame line stands for */
 	uint32_t a;		/* n == 1: the name id; n > 1: offset in pool */
 	uint32_t n;		/* number of frames; 0: the line is dropped */
+	uint32_t next;		/* the line after it last time, or FOLD_NOID */
 };
 
 /*
@@ -69,6 +70,7 @@ struct fold_perf_st {
 	struct fold_intern raw[2];
 	struct rv *rv[2];
 	size_t rvcap[2];
+	uint32_t prevline;	/* the sample's last frame line, or FOLD_NOID */
 	uint32_t *pool;
 	size_t npool, poolcap;
 
@@ -170,25 +172,47 @@ tput(struct fold_perf_st *st, size_t *len, const char *s, size_t n)
 
 /* ---- lookups -------------------------------------------------------- */
 
-/* What the cached frame line t stands for, or NULL if it is not cached. */
-static inline const struct rv *
-rfind(const struct fold_perf_st *st, int j, const char *t, size_t n,
-    uint64_t h)
+/*
+ * The id of the cached frame line t in the current sample's table, or
+ * FOLD_NOID.  A frame line is usually followed by the same line as the last
+ * time (the caller of a code address seldom changes), so that one is tried
+ * first, by its bytes: then the line is not even hashed.
+ */
+static inline uint32_t
+rfind(struct fold_perf_st *st, const char *t, size_t n)
 {
-	uint32_t id = fold_intern_find_h(&st->raw[j], t, n, h);
+	int j = st->java;
+	uint32_t id = FOLD_NOID, prev = st->prevline;
+	struct fold_str s;
 
-	return id != FOLD_NOID ? &st->rv[j][id] : NULL;
+	if (prev != FOLD_NOID && (id = st->rv[j][prev].next) != FOLD_NOID) {
+		s = fold_intern_str(&st->raw[j], id);
+		if (s.len == n && memcmp(s.s, t, n) == 0)
+			goto found;
+	}
+	id = fold_intern_find_h(&st->raw[j], t, n, fold_hash(t, n));
+	if (id == FOLD_NOID)
+		return id;
+	if (prev != FOLD_NOID)
+		st->rv[j][prev].next = id;
+found:
+	st->prevline = id;
+	return id;
 }
 
 /* Cache the frame line t (not cached yet) as standing for v. */
 static void
-radd(struct fold_perf_st *st, int j, const char *t, size_t n, uint64_t h,
-    struct rv v)
+radd(struct fold_perf_st *st, const char *t, size_t n, struct rv v)
 {
-	uint32_t id = fold_intern_h(&st->raw[j], t, n, h, NULL);
+	int j = st->java;
+	uint32_t id = fold_intern(&st->raw[j], t, n, NULL);
 
 	fold_grow(&st->rv[j], &st->rvcap[j], (size_t)id + 1, sizeof(*st->rv[j]));
+	v.next = FOLD_NOID;
 	st->rv[j][id] = v;
+	if (st->prevline != FOLD_NOID)
+		st->rv[j][st->prevline].next = id;
+	st->prevline = id;
 }
 
 /* A frame or root name to its id. */
@@ -935,7 +959,8 @@ weight(struct fold_perf *p, const char *per, size_t perlen)
 	for (i = 0; i < perlen; i++) {
 		unsigned d = (unsigned)(per[i] - '0');
 
-		if (w > (UINT64_MAX - d) / 10) {
+		/* 19 digits are below 10^19 < 2^64: only then check */
+		if (i >= 19 && w > (UINT64_MAX - d) / 10) {
 			if (st->overflows++ == 0)
 				fold_warn("%s:%llu: period larger than "
 				    "18446744073709551615; sample skipped",
@@ -963,6 +988,7 @@ begin(struct fold_perf *p, const char *t, const struct hdr *h,
 	if (!weight(p, per, perlen))
 		return;
 	st->nstk = 0;
+	st->prevline = FOLD_NOID;
 	st->stopped = 0;
 	st->state = S_SAMPLE;
 	/* the same command and thread as the last header: the same root */
@@ -1125,6 +1151,7 @@ header_fast(struct fold_perf *p, const char *t, size_t n, int blank)
 	if (!weight(p, t + r, d - r))
 		return 1;
 	st->nstk = 0;
+	st->prevline = FOLD_NOID;
 	st->stopped = 0;
 	st->state = S_SAMPLE;
 	st->root = c->root;
@@ -1246,14 +1273,13 @@ frame_line(struct fold_perf *p, const char *t, size_t n)
 {
 	struct fold_perf_st *st = p->st;
 	int j = st->java, unk;
-	uint64_t h = fold_hash(t, n);
-	const struct rv *c = rfind(st, j, t, n, h);
+	uint32_t id = rfind(st, t, n);
 	struct frame f;
 	size_t k;
 	struct rv v;
 
-	if (c != NULL)
-		v = *c;
+	if (id != FOLD_NOID)
+		v = st->rv[j][id];
 	else {
 		if (!parse_frame(t, n, &f)) {
 			unrecognized(p);
@@ -1272,7 +1298,7 @@ frame_line(struct fold_perf *p, const char *t, size_t n)
 				    k * sizeof(*st->ids));
 			st->npool += k;
 		}
-		radd(st, j, t, n, h, v);
+		radd(st, t, n, v);
 	}
 	push_rv(st, v);
 }
@@ -1353,8 +1379,18 @@ fold_perf_line(struct fold_perf *p, const char *s, size_t n)
 			uint64_t w8;
 
 			memcpy(&w8, t, 8);
-			if (w8 != 0x2020202020202020ULL)
+			w8 ^= 0x2020202020202020ULL;
+			if (w8 != 0) {
+#if (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+				/* the spaces before the first other byte */
+				size_t k = (size_t)__builtin_ctzll(w8) / 8;
+
+				t += k;
+				m -= k;
+#endif
 				break;
+			}
 			t += 8;
 			m -= 8;
 		}
@@ -1368,11 +1404,10 @@ fold_perf_line(struct fold_perf *p, const char *s, size_t n)
 			if (p->nonl)	/* a cut frame line: dropped */
 				return;
 			if (!(st->flags & FOLD_PERF_SRCLINE)) {
-				const struct rv *c = rfind(st, st->java, t, m,
-				    fold_hash(t, m));
+				uint32_t id = rfind(st, t, m);
 
-				if (c != NULL) {
-					push_rv(st, *c);
+				if (id != FOLD_NOID) {
+					push_rv(st, st->rv[st->java][id]);
 					return;
 				}
 			}
@@ -1462,6 +1497,7 @@ fold_perf_new(const struct fold_perf_opts *o)
 	fold_intern_init(&st->names);
 	fold_intern_init(&st->raw[0]);
 	fold_intern_init(&st->raw[1]);
+	st->prevline = FOLD_NOID;
 	fold_intern_init(&st->stacks);
 	fold_intern_init(&st->mods);
 	if ((st->flags & FOLD_PERF_INLINE) && !path_has("addr2line"))
