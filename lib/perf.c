@@ -17,10 +17,13 @@ extern char **environ;
  * How it goes fast: every frame line of perf script repeats, byte for byte,
  * for every sample through that code address.  So the line itself (after
  * its leading blanks) is the cache key: a line seen before costs one hash
- * and one memcmp, and yields the frame name ids it stands for.  A sample is
- * the array of those ids (leaf first, root last), interned as bytes: one
- * hash lookup per sample.  Texts are built only at the end, for the distinct
- * stacks.
+ * and one memcmp, and yields the frame name ids it stands for.  Most often
+ * not even the hash: the line after a frame line (its caller) is nearly
+ * always the same, so that one is tried first (rfind()).  Headers repeat too
+ * but for the time and period: one with the bytes of a recent one around
+ * those reuses its parse and root (header_fast()).  A sample is the array of
+ * those ids (leaf first, root last), interned as bytes: one hash lookup per
+ * sample.  Texts are built only at the end, for the distinct stacks.
  */
 
 enum { S_NONE, S_SAMPLE, S_DROP };
