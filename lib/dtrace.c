@@ -11,6 +11,16 @@
  */
 enum { S_PRE, S_IDLE, S_DT, S_BT };
 
+/*
+ * A record is built as its key: the cleaned frames in input order (leaf
+ * first), each followed by '\n' (no name holds one), then the bpftrace key
+ * fields.  Appending lets a frame line be scanned once, front to back: the
+ * blanks skipped, the bytes copied and checked for what needs more work
+ * while looking for the newline (see frame_fast()).  The key is looked up
+ * once per record in stacks; the first time a key is seen its folded text
+ * (root first, ';' between names) is built and interned in texts, where the
+ * counts are kept.  Keys that spell the same text share its count.
+ */
 struct fold_dtrace_st {
 	unsigned flags;
 	int state;
@@ -18,15 +28,17 @@ struct fold_dtrace_st {
 	const char *rec_file;		/* where the open record began */
 	unsigned long long rec_line;
 	size_t nframes;			/* frame lines in the open record */
-	char *sb;			/* the stack, root first: sb[spos..scap) */
-	size_t scap, spos;
-	int any;			/* the stack has a frame (maybe empty) */
+	char *fb;			/* the key of the open record */
+	size_t fcap, flen;
 	char *kb;			/* bpftrace scalar key fields, joined */
 	size_t kcap, klen;
-	char *tmp;			/* demangling scratch */
+	char *tmp;			/* demangling scratch, text building */
 	size_t tcap;
-	struct fold_intern stacks;
-	uint64_t *counts;		/* by stack id */
+	struct fold_intern stacks;	/* record keys */
+	uint32_t *text;			/* by key id: its id in texts */
+	size_t textcap;
+	struct fold_intern texts;	/* folded stacks */
+	uint64_t *counts;		/* by text id */
 	size_t ccap;
 	uint64_t unrec;			/* unrecognized lines */
 	const char *unrec_file;
@@ -76,46 +88,37 @@ fold_dtrace_new(unsigned flags)
 	d->file = "<stdin>";
 	st->flags = flags;
 	st->state = S_PRE;
-	st->scap = st->spos = 4096;
-	st->sb = xmalloc(st->scap);
+	st->fcap = 4096;
+	st->fb = xmalloc(st->fcap);
 	fold_intern_init(&st->stacks);
+	fold_intern_init(&st->texts);
 	return d;
 }
 
-/* ---- the stack buffer: frames are put in front, leaf first ------------ */
+/* ---- the record key: frames appended, leaf first ---------------------- */
 
-/* Room for n more bytes and a ';' in front of the stack. */
-static void
+/* Room for n more bytes, a '\n' and eight bytes of slack in the key. */
+static inline void
 room(struct fold_dtrace_st *st, size_t n)
 {
-	size_t used = st->scap - st->spos, ncap = st->scap;
-	char *nb;
-
-	if (n + 1 <= st->spos)
-		return;
-	while (ncap - used < n + 1) {
-		if (ncap > ((size_t)-1) / 4)
+	if (n + 9 > st->fcap - st->flen) {
+		if (n + 9 > ((size_t)-1) / 2 - st->flen)
 			fold_die(1, "out of memory");
-		ncap *= 2;
+		fold_grow(&st->fb, &st->fcap, st->flen + n + 9, 1);
 	}
-	nb = xmalloc(ncap);
-	memcpy(nb + ncap - used, st->sb + st->spos, used);
-	free(st->sb);
-	st->sb = nb;
-	st->spos = ncap - used;
-	st->scap = ncap;
 }
 
-/* The n bytes in front of the stack, after a ';' if it is not empty. */
-static inline char *
-front(struct fold_dtrace_st *st, size_t n)
+/* The n bytes of the next name, ended by its '\n'. */
+static char *
+put(struct fold_dtrace_st *st, size_t n)
 {
+	char *o;
+
 	room(st, n);
-	if (st->any)
-		st->sb[--st->spos] = ';';
-	st->any = 1;
-	st->spos -= n;
-	return st->sb + st->spos;
+	o = st->fb + st->flen;
+	st->flen += n;
+	st->fb[st->flen++] = '\n';
+	return o;
 }
 
 static void
@@ -124,8 +127,7 @@ start_record(struct fold_dtrace *d, int state)
 	struct fold_dtrace_st *st = d->st;
 
 	st->state = state;
-	st->spos = st->scap;
-	st->any = 0;
+	st->flen = 0;
 	st->klen = 0;
 	st->nframes = 0;
 	st->rec_file = d->file;
@@ -145,7 +147,8 @@ load64(const char *p)
 	return v;
 }
 
-/* Nonzero if some byte of w is c (exact, eight bytes at a time). */
+/* Nonzero if some byte of w is c: the lowest such byte (in memory order on
+ * a little-endian machine) is exact, bytes above it may be false hits. */
 static inline uint64_t
 hasbyte(uint64_t w, unsigned char c)
 {
@@ -174,33 +177,6 @@ cut_offset(const char *f, size_t len)
 			return j - 1;
 	}
 	return len;
-}
-
-/* The usual frame, 8 bytes or more: copied in front eight bytes at a time,
- * from the end, checking for bytes that need more work.  0 (nothing put) if
- * there is one of ':' '-' ';'. */
-static int
-put_plain(struct fold_dtrace_st *st, const char *f, size_t len)
-{
-	size_t old = st->spos, k = len;
-	int any = st->any;
-	uint64_t w, hit = 0;
-	char *o;
-
-	room(st, len + 8);
-	o = front(st, len);
-	do {
-		k = k >= 8 ? k - 8 : 0;	/* the last word overlaps */
-		w = load64(f + k);
-		memcpy(o + k, &w, 8);
-		/* ':' is 0x3a, ';' 0x3b: one test for both */
-		hit |= hasbyte(w | ONES, ';') | hasbyte(w, '-');
-	} while (k > 0);
-	if (hit == 0)
-		return 1;
-	st->spos = old;
-	st->any = any;
-	return 0;
 }
 
 /* C++: from the first "::", cut at the last '(' or '<' after it. */
@@ -251,8 +227,8 @@ find_arrow(const char *f, size_t from, size_t len)
 	return len;
 }
 
-/* Put one frame line in front: split on "->" (Java inlining: pieces after
- * the first get _[i]), ';' to ':', one leading 'L' dropped per piece. */
+/* Put one frame line: split on "->" (Java inlining: pieces after the first
+ * get _[i]), ';' to ':', one leading 'L' dropped per piece. */
 static void
 put_pieces(struct fold_dtrace_st *st, const char *f, size_t len)
 {
@@ -270,7 +246,7 @@ put_pieces(struct fold_dtrace_st *st, const char *f, size_t len)
 			f++;
 			len--;
 		}
-		o = front(st, len);
+		o = put(st, len);
 		if (memchr(f, ';', len) != NULL)
 			copy_semi(o, f, len);
 		else
@@ -288,7 +264,7 @@ put_pieces(struct fold_dtrace_st *st, const char *f, size_t len)
 			break;
 		a = b + 2;
 	}
-	o = front(st, out);
+	o = put(st, out);
 	for (np = 0, a = 0;; np++) {
 		b = find_arrow(f, a, len);
 		if (np > 0)
@@ -310,7 +286,7 @@ put_pieces(struct fold_dtrace_st *st, const char *f, size_t len)
 	}
 }
 
-/* --demangle-rust: 1 if the frame was a Rust symbol, put in front. */
+/* --demangle-rust: 1 if the frame was a Rust symbol, put. */
 static int
 put_rust(struct fold_dtrace_st *st, const char *f, size_t len)
 {
@@ -326,7 +302,7 @@ put_rust(struct fold_dtrace_st *st, const char *f, size_t len)
 	n = fold_rust_demangle(f + k, len - k, st->tmp);
 	if (n == 0)
 		return 0;
-	o = front(st, k + n);
+	o = put(st, k + n);
 	copy_semi(o, f, k);
 	copy_semi(o + k, st->tmp, n);
 	return 1;
@@ -342,8 +318,6 @@ add_frame(struct fold_dtrace_st *st, const char *f, size_t len)
 		len = cut_offset(f, len);
 	if ((st->flags & FOLD_DTRACE_RUST) && put_rust(st, f, len))
 		return;
-	if (len >= 8 && f[0] != 'L' && put_plain(st, f, len))
-		return;		/* the usual case */
 	len = cut_cpp(f, len);
 	if (len == 0) {
 		f = "-";
@@ -391,6 +365,31 @@ too_big(struct fold_dtrace *d, const char *what)
 	d->status = 1;
 }
 
+/* The folded text of the open record's key into st->tmp: its length. */
+static size_t
+key_text(struct fold_dtrace_st *st)
+{
+	const char *k = st->fb, *e = st->fb + st->flen, *a;
+	char *o;
+
+	if (st->flen == 0)
+		return 0;
+	if (st->tcap < st->flen)
+		fold_grow(&st->tmp, &st->tcap, st->flen, 1);
+	/* The names leaf first, each ending in '\n', are written from the
+	 * end, with ';' between them: flen - 1 bytes. */
+	o = st->tmp + st->flen - 1;
+	while (k < e) {
+		a = k;
+		k = memchr(k, '\n', (size_t)(e - k));
+		o -= k - a;
+		memcpy(o, a, (size_t)(k - a));
+		if (++k < e)
+			*--o = ';';
+	}
+	return st->flen - 1;
+}
+
 /* The count line of the open record: look its stack up once, add. */
 static void
 close_record(struct fold_dtrace *d, int r, uint64_t count)
@@ -399,24 +398,28 @@ close_record(struct fold_dtrace *d, int r, uint64_t count)
 	const char *s;
 	size_t len;
 	uint32_t id;
-	char *o;
+	int isnew;
 
 	st->state = S_IDLE;
 	if (r < 0) {
 		too_big(d, "count");
 		return;
 	}
-	if (st->klen > 0) {	/* bpftrace scalar keys: the root frames */
-		o = front(st, st->klen);
-		memcpy(o, st->kb, st->klen);
+	if (st->klen > 0)	/* bpftrace scalar keys: the root frames */
+		memcpy(put(st, st->klen), st->kb, st->klen);
+	id = fold_intern(&st->stacks, st->fb, st->flen, &isnew);
+	if (isnew) {
+		len = key_text(st);
+		s = st->tmp;
+		if (len == 0) {		/* a record with no frame */
+			s = "-";
+			len = 1;
+		}
+		fold_grow(&st->text, &st->textcap, (size_t)id + 1,
+		    sizeof(*st->text));
+		st->text[id] = fold_intern(&st->texts, s, len, NULL);
 	}
-	s = st->sb + st->spos;
-	len = st->scap - st->spos;
-	if (len == 0) {		/* a record with no frame */
-		s = "-";
-		len = 1;
-	}
-	id = fold_intern(&st->stacks, s, len, NULL);
+	id = st->text[id];
 	if (id >= st->ccap)
 		fold_grow(&st->counts, &st->ccap, (size_t)id + 1,
 		    sizeof(*st->counts));
@@ -649,6 +652,198 @@ fold_dtrace_eof(struct fold_dtrace *d)
 	st->btmode = 0;
 }
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The bytes that end the usual frame: '\n', and ':' ';' '-', which need
+ * more work (':' is 0x3a, ';' 0x3b: one test for both). */
+static inline uint64_t
+stops(uint64_t w)
+{
+	return hasbyte(w, '\n') | hasbyte(w | ONES, ';') | hasbyte(w, '-');
+}
+
+/* The bits of a hasbyte() mask, one per byte, as the low eight bits (the
+ * products do not overlap, so nothing carries). */
+static inline uint64_t
+gather(uint64_t m)
+{
+	return (m >> 7) * 0x0102040810204080ULL >> 56;
+}
+
+/*
+ * cut_offset() for a frame at f with blanks before it from lo on: the last
+ * eight bytes classified at once, the usual "+0x" checked.  The bytes at
+ * [lo, f) are not hex digits, so they end a run of them as well as f does.
+ */
+static inline size_t
+cut_offset8(const char *f, size_t len, const char *lo)
+{
+	uint64_t w, t, u, hex, H = ONES << 7;
+	size_t j;
+
+	if ((size_t)(f - lo) + len < 8)
+		return cut_offset(f, len);
+	w = load64(f + len - 8);
+	t = w & ~H;
+	u = t | (ONES * 0x20);
+	hex = (((t + ONES * 0x50) & ~(t + ONES * 0x46)) |	/* 0-9 */
+	    ((u + ONES * 0x1f) & ~(u + ONES * 0x19))) & ~w & H;	/* a-f */
+	if (hex == H)
+		return cut_offset(f, len);	/* eight or more */
+	/* The last byte is the most significant: count hex digits at the end. */
+	j = len - (size_t)__builtin_clzll(~hex & H) / 8;
+	if (j == len)
+		return len;
+	if (j >= 3 && (f[j - 1] | 0x20) == 'x' && f[j - 2] == '0' &&
+	    f[j - 3] == '+')
+		return j - 3;
+	return cut_offset(f, len);
+}
+
+/*
+ * The frame lines from p on, in a record or starting one, while they are
+ * of the usual kind: what one_line() does with them, in one pass each.  The
+ * blanks are skipped eight at a time, then the bytes are copied to the key
+ * eight at a time while looking for the newline and for ':' ';' '-', which
+ * need more work.  Stops at a line of another kind (left to one_line()), or
+ * one whose newline is not before end; returns where it stopped.  *lineno
+ * is the number of the line before p, and is advanced.
+ */
+static const char *
+frames(struct fold_dtrace *d, const char *p, const char *end,
+    unsigned long long *lineno)
+{
+	struct fold_dtrace_st *st = d->st;
+	int bt = st->state == S_BT, idle = st->state == S_IDLE;
+	int alloff = !(st->flags & FOLD_DTRACE_OFFSET);
+	char *fb = st->fb;
+	size_t flen = idle ? 0 : st->flen, fcap = st->fcap;
+	size_t nf = idle ? 0 : st->nframes;
+	size_t j, len, n;
+	const char *s;
+	uint64_t w, m;
+	unsigned char c;
+
+	for (;; p = s + j + 1) {
+		for (s = p;; s += 8) {	/* frames are indented by 14 spaces */
+			if (end - s < 8)
+				goto out;
+			w = load64(s) ^ (ONES * ' ');
+			if (w != 0)
+				break;
+		}
+		s += (size_t)__builtin_ctzll(w) / 8;
+		c = (unsigned char)*s;
+		if (issp(c) || c == 'L' || (bt ? s == p :
+		    isdig(c) || (s == p && c == '@')))
+			goto out;	/* blank, a count, '@': not a frame */
+		if (end - s < 32)
+			goto out;
+		if (fcap - flen < 64) {
+			st->flen = flen;
+			room(st, 64);
+			fb = st->fb;
+			fcap = st->fcap;
+		}
+		/*
+		 * The first byte that is '\n' or one of ':' ';' '-'.  Most
+		 * frames end in the first 32 bytes: no branch on where.
+		 */
+		w = load64(s);
+		memcpy(fb + flen, &w, 8);
+		m = gather(stops(w));
+		w = load64(s + 8);
+		memcpy(fb + flen + 8, &w, 8);
+		m |= gather(stops(w)) << 8;
+		w = load64(s + 16);
+		memcpy(fb + flen + 16, &w, 8);
+		m |= gather(stops(w)) << 16;
+		w = load64(s + 24);
+		memcpy(fb + flen + 24, &w, 8);
+		m |= gather(stops(w)) << 24;
+		if (m != 0)
+			j = (size_t)__builtin_ctzll(m);
+		else {
+			for (j = 32;; j += 8) {
+				if ((size_t)(end - s) < j + 8)
+					goto out;
+				if (j + 8 > fcap - flen) {
+					st->flen = flen;
+					room(st, j + 8);
+					fb = st->fb;
+					fcap = st->fcap;
+				}
+				w = load64(s + j);
+				memcpy(fb + flen + j, &w, 8);
+				if ((m = stops(w)) != 0)
+					break;
+			}
+			j += (size_t)__builtin_ctzll(m) / 8;
+		}
+		if (s[j] != '\n')
+			goto out;	/* ':' ';' '-': add_frame() */
+		len = j;
+		if (s[len - 1] == '\r')	/* len >= 1: s[0] is not a blank */
+			len--;
+		n = alloff || nf == 0 ? cut_offset8(s, len, p) : len;
+		if (n == 0)
+			goto out;	/* the frame is "-" */
+		if (idle) {	/* this line starts a record */
+			d->lineno = *lineno + 1;
+			start_record(d, S_DT);
+			idle = 0;
+		}
+		nf++;		/* the frame as it is: already in place */
+		flen += n;
+		fb[flen++] = '\n';
+		++*lineno;
+	}
+out:
+	if (!idle) {
+		st->flen = flen;
+		st->nframes = nf;
+	}
+	return p;
+}
+#define FRAME_FAST 1
+#endif
+
+/*
+ * The lines after the one fold_in_line() just returned that are whole in
+ * its buffer (in->buf[in->pos..in->end) is unread data): taken from there,
+ * so that a frame line is scanned once.  fold_in_line() goes on after them.
+ */
+static void
+run_buffer(struct fold_dtrace *d, struct fold_in *in)
+{
+	const char *p = in->buf + in->pos, *end = in->buf + in->end, *nl;
+	unsigned long long lineno = in->lineno;
+#ifdef FRAME_FAST
+	struct fold_dtrace_st *st = d->st;
+#endif
+
+	while (p < end) {
+#ifdef FRAME_FAST
+		if ((st->state == S_DT || st->state == S_BT ||
+		    (st->state == S_IDLE && !st->btmode)) &&
+		    !(st->flags & FOLD_DTRACE_RUST)) {
+			p = frames(d, p, end, &lineno);
+			if (p == end)
+				break;
+		}
+#endif
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			break;
+		d->lineno = ++lineno;
+		one_line(d, p, (size_t)(nl - p));
+		p = nl + 1;
+	}
+	in->pos = (size_t)(p - in->buf);
+	in->lineno = lineno;
+	d->lineno = lineno;
+}
+
 void
 fold_dtrace_run(struct fold_dtrace *d, int nfiles, char **files)
 {
@@ -665,6 +860,7 @@ fold_dtrace_run(struct fold_dtrace *d, int nfiles, char **files)
 		d->file = in.name;
 		d->lineno = in.lineno;
 		one_line(d, line, len);
+		run_buffer(d, &in);
 	}
 	fold_dtrace_eof(d);
 	if (in.status)
@@ -687,16 +883,16 @@ void
 fold_dtrace_print(struct fold_dtrace *d)
 {
 	struct fold_dtrace_st *st = d->st;
-	size_t n = fold_intern_count(&st->stacks), k;
+	size_t n = fold_intern_count(&st->texts), k;
 	uint32_t *ids = xmalloc((n + 1) * sizeof(*ids));
 	struct fold_str s;
 
 	for (k = 0; k < n; k++)
 		ids[k] = (uint32_t)k;
-	sort_t = &st->stacks;
+	sort_t = &st->texts;
 	qsort(ids, n, sizeof(*ids), bystack);
 	for (k = 0; k < n; k++) {
-		s = fold_intern_str(&st->stacks, ids[k]);
+		s = fold_intern_str(&st->texts, ids[k]);
 		fo_write(s.s, s.len);
 		fo_putc(' ');
 		fo_u64(st->counts[ids[k]]);
@@ -719,8 +915,10 @@ fold_dtrace_end(struct fold_dtrace *d)
 		fold_warn("%llu records dropped: count too large",
 		    (unsigned long long)st->overflows);
 	fold_intern_free(&st->stacks);
+	free(st->text);
+	fold_intern_free(&st->texts);
 	free(st->counts);
-	free(st->sb);
+	free(st->fb);
 	free(st->kb);
 	free(st->tmp);
 	free(st);

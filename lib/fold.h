@@ -544,10 +544,11 @@ int fold_perf_end(struct fold_perf *p);
  * dtrace(1) (@[stack()], @[ustack()], both) or bpftrace(8) (@[kstack],
  * @[ustack], @name[...]) in, one folded line per distinct stack out, sorted
  * by the bytes of the stack.  Records are read one at a time: frames leaf
- * first, then the count; each is reversed into a reused buffer and looked
- * up once.  Use: fold_dtrace_new(), fold_dtrace_line() for each line (or
- * fold_dtrace_run() for whole inputs) with fold_dtrace_eof() after each
- * input, then fold_dtrace_print() and fold_dtrace_end().
+ * first, then the count; the cleaned frames are appended to a reused buffer
+ * as they come and the record is looked up once; the folded text is made
+ * once per distinct stack.  Use: fold_dtrace_new(), fold_dtrace_line() for
+ * each line (or fold_dtrace_run() for whole inputs) with fold_dtrace_eof()
+ * after each input, then fold_dtrace_print() and fold_dtrace_end().
  *
  *  - Any bytes are accepted, NUL and non-UTF-8 included; a '\r' ending a
  *    line is dropped.  Memory grows with the distinct stacks and the
