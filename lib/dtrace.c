@@ -1,6 +1,9 @@
 /* dtrace.c - DTrace and bpftrace aggregated stacks to folded stacks. */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fold.h"
 
@@ -16,7 +19,7 @@ enum { S_PRE, S_IDLE, S_DT, S_BT };
  * first), each followed by '\n' (no name holds one), then the bpftrace key
  * fields.  Appending lets a frame line be scanned once, front to back: the
  * blanks skipped, the bytes copied and checked for what needs more work
- * while looking for the newline (see frame_fast()).  The key is looked up
+ * while looking for the newline (see frames()).  The key is looked up
  * once per record in stacks; the first time a key is seen its folded text
  * (root first, ';' between names) is built and interned in texts, where the
  * counts are kept.  Keys that spell the same text share its count.
@@ -97,14 +100,14 @@ fold_dtrace_new(unsigned flags)
 
 /* ---- the record key: frames appended, leaf first ---------------------- */
 
-/* Room for n more bytes, a '\n' and eight bytes of slack in the key. */
+/* Room for n more bytes and a '\n' in the key. */
 static inline void
 room(struct fold_dtrace_st *st, size_t n)
 {
-	if (n + 9 > st->fcap - st->flen) {
-		if (n + 9 > ((size_t)-1) / 2 - st->flen)
+	if (n + 1 > st->fcap - st->flen) {
+		if (n + 1 > ((size_t)-1) / 2 - st->flen)
 			fold_die(1, "out of memory");
-		fold_grow(&st->fb, &st->fcap, st->flen + n + 9, 1);
+		fold_grow(&st->fb, &st->fcap, st->flen + n + 1, 1);
 	}
 }
 
@@ -145,15 +148,6 @@ load64(const char *p)
 
 	memcpy(&v, p, 8);
 	return v;
-}
-
-/* Nonzero if some byte of w is c: the lowest such byte (in memory order on
- * a little-endian machine) is exact, bytes above it may be false hits. */
-static inline uint64_t
-hasbyte(uint64_t w, unsigned char c)
-{
-	w ^= ONES * c;
-	return (w - ONES) & ~w & (ONES << 7);
 }
 
 /* Length of f without a trailing offset: "+0x" and hex digits, or '+' and
@@ -654,6 +648,15 @@ fold_dtrace_eof(struct fold_dtrace *d)
 
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Nonzero if some byte of w is c: the lowest such byte (in memory order on
+ * a little-endian machine) is exact, bytes above it may be false hits. */
+static inline uint64_t
+hasbyte(uint64_t w, unsigned char c)
+{
+	w ^= ONES * c;
+	return (w - ONES) & ~w & (ONES << 7);
+}
+
 /* The bytes that end the usual frame: '\n', and ':' ';' '-', which need
  * more work (':' is 0x3a, ';' 0x3b: one test for both). */
 static inline uint64_t
@@ -662,6 +665,26 @@ stops(uint64_t w)
 	return hasbyte(w, '\n') | hasbyte(w | ONES, ';') | hasbyte(w, '-');
 }
 
+/* Copy 32 bytes from s to o; a bit for each byte that stops() finds. */
+#ifdef __SSE2__
+static inline uint64_t
+copy32(char *o, const char *s)
+{
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+	__m128i nl = _mm_set1_epi8('\n'), semi = _mm_set1_epi8(';');
+	__m128i dash = _mm_set1_epi8('-'), one = _mm_set1_epi8(1);
+
+	_mm_storeu_si128((__m128i *)(void *)o, a);
+	_mm_storeu_si128((__m128i *)(void *)(o + 16), b);
+	a = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, nl),
+	    _mm_cmpeq_epi8(a, dash)), _mm_cmpeq_epi8(_mm_or_si128(a, one), semi));
+	b = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, nl),
+	    _mm_cmpeq_epi8(b, dash)), _mm_cmpeq_epi8(_mm_or_si128(b, one), semi));
+	return (uint64_t)(unsigned)_mm_movemask_epi8(a) |
+	    (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16;
+}
+#else
 /* The bits of a hasbyte() mask, one per byte, as the low eight bits (the
  * products do not overlap, so nothing carries). */
 static inline uint64_t
@@ -670,13 +693,56 @@ gather(uint64_t m)
 	return (m >> 7) * 0x0102040810204080ULL >> 56;
 }
 
+static inline uint64_t
+copy32(char *o, const char *s)
+{
+	uint64_t w, m;
+
+	w = load64(s);
+	memcpy(o, &w, 8);
+	m = gather(stops(w));
+	w = load64(s + 8);
+	memcpy(o + 8, &w, 8);
+	m |= gather(stops(w)) << 8;
+	w = load64(s + 16);
+	memcpy(o + 16, &w, 8);
+	m |= gather(stops(w)) << 16;
+	w = load64(s + 24);
+	memcpy(o + 24, &w, 8);
+	return m | gather(stops(w)) << 24;
+}
+#endif
+
 /*
  * cut_offset() for a frame at f with blanks before it from lo on: the last
- * eight bytes classified at once, the usual "+0x" checked.  The bytes at
- * [lo, f) are not hex digits, so they end a run of them as well as f does.
+ * bytes classified at once, the usual "+0x" checked.  The bytes at [lo, f)
+ * are not hex digits, so they end a run of them as well as f does.
  */
+#ifdef __SSE2__
 static inline size_t
-cut_offset8(const char *f, size_t len, const char *lo)
+cut_offset_fast(const char *f, size_t len, const char *lo)
+{
+	__m128i x, y;
+	unsigned other;
+	size_t j;
+
+	if ((size_t)(f - lo) + len < 16)
+		return cut_offset(f, len);
+	x = _mm_loadu_si128((const __m128i *)(const void *)(f + len - 16));
+	y = _mm_or_si128(x, _mm_set1_epi8(0x20));
+	/* signed compares: bytes past 0x7f are below '0' */
+	x = _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+	    _mm_cmpgt_epi8(_mm_set1_epi8('9' + 1), x)),
+	    _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('a' - 1)),
+	    _mm_cmpgt_epi8(_mm_set1_epi8('f' + 1), y)));
+	other = ~(unsigned)_mm_movemask_epi8(x) & 0xffff;
+	if (other == 0)
+		return cut_offset(f, len);	/* sixteen or more */
+	/* The hex digits at the end: after the last other byte. */
+	j = len - 16 + (size_t)(32 - __builtin_clz(other));
+#else
+static inline size_t
+cut_offset_fast(const char *f, size_t len, const char *lo)
 {
 	uint64_t w, t, u, hex, H = ONES << 7;
 	size_t j;
@@ -692,6 +758,7 @@ cut_offset8(const char *f, size_t len, const char *lo)
 		return cut_offset(f, len);	/* eight or more */
 	/* The last byte is the most significant: count hex digits at the end. */
 	j = len - (size_t)__builtin_clzll(~hex & H) / 8;
+#endif
 	if (j == len)
 		return len;
 	if (j >= 3 && (f[j - 1] | 0x20) == 'x' && f[j - 2] == '0' &&
@@ -704,8 +771,10 @@ cut_offset8(const char *f, size_t len, const char *lo)
  * The frame lines from p on, in a record or starting one, while they are
  * of the usual kind: what one_line() does with them, in one pass each.  The
  * blanks are skipped eight at a time, then the bytes are copied to the key
- * eight at a time while looking for the newline and for ':' ';' '-', which
- * need more work.  Stops at a line of another kind (left to one_line()), or
+ * 32 at a time (SSE2, or eight at a time) while looking for the newline and
+ * for ':' ';' '-', which need more work; the offset is cut by classifying
+ * the last bytes at once.  Stops at a line of another kind (a count, a
+ * blank, "-", a leading 'L', one of ':' ';' '-': left to one_line()), or
  * one whose newline is not before end; returns where it stopped.  *lineno
  * is the number of the line before p, and is advanced.
  */
@@ -749,18 +818,7 @@ frames(struct fold_dtrace *d, const char *p, const char *end,
 		 * The first byte that is '\n' or one of ':' ';' '-'.  Most
 		 * frames end in the first 32 bytes: no branch on where.
 		 */
-		w = load64(s);
-		memcpy(fb + flen, &w, 8);
-		m = gather(stops(w));
-		w = load64(s + 8);
-		memcpy(fb + flen + 8, &w, 8);
-		m |= gather(stops(w)) << 8;
-		w = load64(s + 16);
-		memcpy(fb + flen + 16, &w, 8);
-		m |= gather(stops(w)) << 16;
-		w = load64(s + 24);
-		memcpy(fb + flen + 24, &w, 8);
-		m |= gather(stops(w)) << 24;
+		m = copy32(fb + flen, s);
 		if (m != 0)
 			j = (size_t)__builtin_ctzll(m);
 		else {
@@ -785,7 +843,7 @@ frames(struct fold_dtrace *d, const char *p, const char *end,
 		len = j;
 		if (s[len - 1] == '\r')	/* len >= 1: s[0] is not a blank */
 			len--;
-		n = alloff || nf == 0 ? cut_offset8(s, len, p) : len;
+		n = alloff || nf == 0 ? cut_offset_fast(s, len, p) : len;
 		if (n == 0)
 			goto out;	/* the frame is "-" */
 		if (idle) {	/* this line starts a record */
