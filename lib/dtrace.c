@@ -868,18 +868,21 @@ out:
 
 /*
  * The lines after the one fold_in_line() just returned that are whole in
- * its buffer (in->buf[in->pos..in->end) is unread data): taken from there,
- * so that a frame line is scanned once.  fold_in_line() goes on after them.
+ * its buffer (fold_in_buffered()): taken from there, so that a frame line
+ * is scanned once.  fold_in_line() goes on after them.
  */
 static void
 run_buffer(struct fold_dtrace *d, struct fold_in *in)
 {
-	const char *p = in->buf + in->pos, *end = in->buf + in->end, *nl;
+	const char *start, *p, *end, *nl;
 	unsigned long long lineno = in->lineno;
 #ifdef FRAME_FAST
 	struct fold_dtrace_st *st = d->st;
 #endif
+	size_t n = fold_in_buffered(in, &start);
 
+	end = start + n;
+	p = start;
 	while (p < end) {
 #ifdef FRAME_FAST
 		if ((st->state == S_DT || st->state == S_BT ||
@@ -897,8 +900,7 @@ run_buffer(struct fold_dtrace *d, struct fold_in *in)
 		one_line(d, p, (size_t)(nl - p));
 		p = nl + 1;
 	}
-	in->pos = (size_t)(p - in->buf);
-	in->lineno = lineno;
+	fold_in_take(in, (size_t)(p - start), lineno - in->lineno);
 	d->lineno = lineno;
 }
 

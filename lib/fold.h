@@ -80,6 +80,14 @@ struct fold_in {
 void fold_in_init(struct fold_in *in, int nfiles, char **files);
 /* 1: a line in *line, *len; 0: end of all input. */
 int fold_in_line(struct fold_in *in, const char **line, size_t *len);
+/*
+ * For callers that scan many lines in one pass: the unread bytes already in
+ * the buffer after the last line returned (nothing is read), valid until
+ * the next fold_in_*() call.  fold_in_take() consumes the first n of them,
+ * which must be whole lines, nlines of them; fold_in_line() goes on after.
+ */
+size_t fold_in_buffered(const struct fold_in *in, const char **p);
+void fold_in_take(struct fold_in *in, size_t n, unsigned long long nlines);
 void fold_in_free(struct fold_in *in);
 
 /* ---- out.c: the buffered writer for stdout ----------------------------- */

@@ -135,6 +135,22 @@ fold_in_line(struct fold_in *in, const char **line, size_t *len)
 	}
 }
 
+size_t
+fold_in_buffered(const struct fold_in *in, const char **p)
+{
+	*p = in->buf + in->pos;
+	return in->fd < 0 ? 0 : in->end - in->pos;
+}
+
+void
+fold_in_take(struct fold_in *in, size_t n, unsigned long long nlines)
+{
+	in->pos += n;
+	in->lineno += nlines;
+	if (nlines > 0)
+		in->newfile = 0;
+}
+
 void
 fold_in_free(struct fold_in *in)
 {
