@@ -44,6 +44,8 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+#define NONE ((size_t)-1)
+
 static char *buf;
 static size_t blen, bcap;
 
@@ -66,12 +68,16 @@ main(int argc, char **argv)
 	struct fold_stackids sids;
 	struct fold_idmatch target, caller;
 	struct fold_tally rows;
-	fold_num hits = { 0, 0 };
+	fold_num hits = { 0, 0 }, none = { 0, 0 }, *byid = NULL;
+	struct pos {
+		size_t first, last, call;	/* positions, or NONE */
+	} *pos = NULL;
+	size_t poscap = 0, byidcap = 0, keep, t;
+	int hadhit = 0, nonehit = 0;
 	const uint32_t *ids;
 	const char *pattern, *callerpat = NULL;
 	uint64_t depth = 1;
 	size_t n, k, j, got, start;
-	long t;
 	int c, callees = 0, innermost = 0, folded = 0, status, step, frac;
 
 	fold_init(argv[0]);
@@ -118,29 +124,57 @@ main(int argc, char **argv)
 	step = callees ? 1 : -1;
 
 	while (fold_read(&r, &s)) {
-		ids = fold_stackids(&sids, s.stack, s.stacklen, &n);
+		keep = fold_stackids_diff(&sids, s.stack, s.stacklen);
+		ids = fold_stackids_push(&sids, s.stack, s.stacklen, &n);
+		/* Per position: the first and last target at or before it, and
+		 * the last -c match; only the frames after keep are new. */
+		fold_grow(&pos, &poscap, n, sizeof(*pos));
+		for (k = keep; k < n; k++) {
+			int m = fold_idmatch(&target, &frames, ids[k]);
+
+			pos[k].first = k > 0 && pos[k - 1].first != NONE ?
+			    pos[k - 1].first : m ? k : NONE;
+			pos[k].last = m ? k : k > 0 ? pos[k - 1].last : NONE;
+			pos[k].call = callerpat != NULL && fold_idmatch(&caller,
+			    &frames, ids[k]) ? k : k > 0 ? pos[k - 1].call : NONE;
+		}
 		if (fold_filter_active(&filt) &&
 		    !fold_filter_pass(&filt, &frames, ids, n))
 			continue;
-		/* The target: the outermost (or innermost) matching frame. */
-		for (t = innermost ? (long)n - 1 : 0; t >= 0 && t < (long)n;
-		    t += innermost ? -1 : 1)
-			if (fold_idmatch(&target, &frames, ids[t]))
-				break;
-		if (t < 0 || t >= (long)n)
+		t = innermost ? pos[n - 1].last : pos[n - 1].first;
+		if (t == NONE)
 			continue;
+		hadhit = 1;
 		fold_num_add(&hits, s.count);	/* <= the total: no wrap */
-		blen = 0;
 		if (folded) {
 			start = t > 0 ? sids.ends[t - 1] + 1 : 0;
 			fold_tally_add(&rows, s.stack + start, s.stacklen - start,
 			    s.count);
 			continue;
 		}
+		if (depth == 1 && !(callees && callerpat != NULL) &&
+		    (s.count.i > 0 || s.count.f > 0)) {
+			/* One frame: counted by its id, named at the end. */
+			if (callees)
+				j = t + 1 < n ? t + 1 : NONE;
+			else if (callerpat != NULL)
+				j = t > 0 ? pos[t - 1].call : NONE;
+			else
+				j = t > 0 ? t - 1 : NONE;
+			if (j == NONE) {
+				fold_num_add(&none, s.count);
+				nonehit = 1;
+			} else {
+				fold_grow(&byid, &byidcap, (size_t)ids[j] + 1,
+				    sizeof(*byid));
+				fold_num_add(&byid[ids[j]], s.count);
+			}
+			continue;
+		}
 		/* Walk up (callers) or down (callees) for depth frames. */
+		blen = 0;
 		got = 0;
-		for (j = (size_t)t + (size_t)step; j < n && got < depth;
-		    j += (size_t)step) {
+		for (j = t + (size_t)step; j < n && got < depth; j += (size_t)step) {
 			struct fold_str f;
 
 			if (callerpat != NULL && !fold_idmatch(&caller, &frames,
@@ -162,19 +196,28 @@ main(int argc, char **argv)
 			got++;
 		}
 		if (got == 0) {
-			if (callerpat != NULL)
-				bput("<other>", 7);
-			else if (callees)
-				bput("<self>", 6);
-			else
-				bput("<root>", 6);
+			fold_num_add(&none, s.count);
+			nonehit = 1;
+		} else
+			fold_tally_add(&rows, buf, blen, s.count);
+	}
+	/* The rows counted by frame id, and those with no frame. */
+	for (k = 0; k < byidcap && k < fold_intern_count(&frames); k++)
+		if (byid[k].i > 0 || byid[k].f > 0) {
+			struct fold_str f = fold_intern_str(&frames, (uint32_t)k);
+
+			fold_tally_add(&rows, f.s, f.len, byid[k]);
 		}
-		fold_tally_add(&rows, buf, blen, s.count);
+	if (nonehit) {
+		const char *nm = callerpat != NULL ? "<other>" : callees ?
+		    "<self>" : "<root>";
+
+		fold_tally_add(&rows, nm, strlen(nm), none);
 	}
 	status = fold_reader_end(&r);
 	frac = r.frac;
 
-	if (fold_intern_count(&rows.names) == 0) {
+	if (!hadhit) {
 		fold_warn("no frame matches '%s'", pattern);
 		status = 1;
 	} else if (folded) {
@@ -217,6 +260,8 @@ main(int argc, char **argv)
 			fo_puts("}\n");
 	}
 	free(buf);
+	free(pos);
+	free(byid);
 	fold_tally_free(&rows);
 	fold_idmatch_free(&target);
 	fold_idmatch_free(&caller);

@@ -162,3 +162,13 @@ P=$BATS_TEST_DIRNAME/data/analysis/profile.folded
 	[ "$status" -eq 0 ]
 	[ ! -s "$BATS_TEST_TMPDIR/err" ]
 }
+
+@test "frames shared with the line before keep their roles (prefix reuse)" {
+	in=$'m;a;T;b;T 1\nm;a;T;c 2\nm;T 4\nm;a 8\nT;x 16\nm;a;T;b;T 32'
+	rows() { fc --format tsv --no-header "$@" <<< "$in" | cut -f1,3 | tr '\t\n' ': '; }
+	[ "$(rows '^T$')" = "35:a 16:<root> 4:m " ]
+	[ "$(rows --innermost '^T$')" = "33:b 16:<root> 4:m 2:a " ]
+	[ "$(rows -c '^a$' '^T$')" = "35:a 20:<other> " ]
+	[ "$(rows --callees '^T$')" = "33:b 16:x 4:<self> 2:c " ]
+	[ "$(rows --callees --innermost '^T$')" = "37:<self> 16:x 2:c " ]
+}
