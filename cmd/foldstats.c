@@ -64,6 +64,17 @@ chainmix(uint64_t h, uint32_t id)
 	return h ^ (h >> 32);
 }
 
+/* Start fetching the slot of h. */
+static inline void
+prefetch(uint64_t h)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	__builtin_prefetch(&hset[(h | (h == 0)) & hmask]);
+#else
+	(void)h;
+#endif
+}
+
 /* Add h to the set; 1 if it was not there. */
 static int
 hset_add(uint64_t h)
@@ -278,7 +289,9 @@ main(int argc, char **argv)
 	uint64_t nkept = 0;
 	uint32_t *lr, *rr;
 	const uint32_t *ids;
-	int c, status, frac, isnew, prevkept = 0, truncated;
+	int c, status, frac, prevkept = 0, truncated;
+	uint64_t pend_h = 0;
+	size_t pend_n = 0;
 
 	fold_init(argv[0]);
 	fold_common_init(&o);
@@ -333,20 +346,32 @@ main(int argc, char **argv)
 		fold_grow(&chain, &chaincap, n, sizeof(*chain));
 		for (k = keep; k < n; k++)
 			chain[k] = chainmix(k ? chain[k - 1] : 0x5bd1e995, ids[k]);
-		isnew = sids.same ? 0 : hset_add(chainmix(chain[n - 1], (uint32_t)n));
+		/*
+		 * The set lookup of a stack waits for the next line, so that
+		 * its slot can be fetched from memory meanwhile; its depth is
+		 * kept to count it at the greatest depth then.
+		 */
+		if (pend_n > 0 && hset_add(pend_h) && pend_n == maxd)
+			nmax++;
+		pend_n = 0;
+		if (!sids.same) {
+			pend_h = chainmix(chain[n - 1], (uint32_t)n);
+			pend_n = n;
+			prefetch(pend_h);
+		}
 		if (n > maxd) {
 			maxd = n;
 			nmax = 0;
 			atmax.i = 0;
 			atmax.f = 0;
 		}
-		if (n == maxd) {
-			nmax += isnew;
+		if (n == maxd)
 			fold_num_add(&atmax, s.count);
-		}
 		if (n < mind)
 			mind = n;
 	}
+	if (pend_n > 0 && hset_add(pend_h) && pend_n == maxd)
+		nmax++;
 	status = fold_reader_end(&r);
 	frac = r.frac;
 	for (k = 0; k < scap && k < fold_intern_count(&frames); k++)
