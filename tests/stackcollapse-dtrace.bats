@@ -250,3 +250,10 @@ case_ok() {
 	[[ "$output" == "m\`f2999_x"*"x;m\`f2998_x"* ]]
 	[[ "$output" == *";m\`f0_xxxx"*"x 7" ]]
 }
+
+@test "a record past 4 KB with ';' and '-' in its frames (was: stray bytes)" {
+	awk 'BEGIN { for (d = 0; d < 300; d++) printf "    m`ns::f%d;x-y+0x%x\n", d, d; print "  7" }' > "$BATS_TEST_TMPDIR/big"
+	awk 'BEGIN { for (d = 299; d >= 0; d--) printf "%sm`ns::f%d:x-y", (d < 299 ? ";" : ""), d; print " 7" }' > "$BATS_TEST_TMPDIR/want"
+	sc "$BATS_TEST_TMPDIR/big" > "$BATS_TEST_TMPDIR/out"
+	cmp "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/want"
+}
