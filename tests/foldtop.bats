@@ -361,3 +361,9 @@ ft() { "$BIN/foldtop" "$@"; }
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "foldtop: write error: No space left on device" ]
 }
+
+@test "a stack that is a prefix of the line before, or extends it (stackids)" {
+	run ft --format tsv --no-header --sort name < <(printf 'a;b;c 1\na;b 2\na;b;c;d 4\na 8\na;b;c 16\n')
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,4,6 | tr '\t\n' ': ')" = "8:31:a 2:23:b 17:21:c 4:4:d " ]
+}
