@@ -96,6 +96,89 @@ classify(uint32_t id)
 	return modof[id];
 }
 
+/*
+ * --by inclusive without --top-functions: a module has the samples of all
+ * the kept lines while it is in the stack, so that a line costs only the
+ * frames that change (folded files are sorted: lines share their callers).
+ */
+static void
+inclusive(struct fold_reader *r, struct fold_stackids *sids,
+    struct fold_filter *filt)
+{
+	struct fold_sample s;
+	struct ent {
+		fold_num start;		/* kept sum when it came */
+		uint64_t lines;		/* kept lines when it came */
+		size_t ref;		/* positions in the stack */
+	} *ent = NULL;
+	uint32_t *mod = NULL, mm;	/* per position */
+	unsigned char *used = NULL;	/* per module: in a kept line */
+	size_t entcap = 0, modcap_ = 0, usedcap = 0, keep, n, k, nmod = 0;
+	fold_num sum = { 0, 0 }, d, zero = { 0, 0 };
+	uint64_t lines = 0;
+	const uint32_t *ids;
+
+	for (;;) {
+		int more = fold_read(r, &s);
+
+		keep = more ? fold_stackids_diff(sids, s.stack, s.stacklen) : 0;
+		for (k = sids->n; k-- > keep;) {	/* frames leaving */
+			if ((mm = mod[k]) == NONE || --ent[mm].ref > 0)
+				continue;
+			nmod--;
+			d.i = sum.i - ent[mm].start.i;
+			d.f = sum.f - ent[mm].start.f;
+			fold_num_add(&mods.counts[mm], d);	/* <= total */
+			if (lines > ent[mm].lines) {
+				fold_grow(&used, &usedcap, (size_t)mm + 1, 1);
+				used[mm] = 1;
+			}
+		}
+		if (!more)
+			break;
+		ids = fold_stackids_push(sids, s.stack, s.stacklen, &n);
+		fold_grow(&mod, &modcap_, n, sizeof(*mod));
+		for (k = keep; k < n; k++) {	/* frames coming */
+			if ((mm = mod[k] = classify(ids[k])) == NONE)
+				continue;
+			fold_grow(&ent, &entcap, (size_t)mm + 1, sizeof(*ent));
+			if (ent[mm].ref++ == 0) {
+				nmod++;
+				ent[mm].start = sum;
+				ent[mm].lines = lines;
+			}
+		}
+		if (fold_filter_active(filt) &&
+		    !fold_filter_pass(filt, &frames, ids, n))
+			continue;
+		fold_num_add(&sum, s.count);	/* <= the reader's total */
+		lines++;
+		if (nmod == 0)
+			fold_num_add(&mods.counts[fold_tally_add(&mods, "<other>",
+			    7, zero)], s.count);
+	}
+	/* Modules never in a kept line are not rows. */
+	{
+		struct fold_tally rows;
+
+		fold_tally_init(&rows);
+		for (k = 0; k < fold_intern_count(&mods.names); k++) {
+			struct fold_str nm = fold_intern_str(&mods.names,
+			    (uint32_t)k);
+
+			if ((k < usedcap && used[k]) || (nm.len == 7 &&
+			    memcmp(nm.s, "<other>", 7) == 0))
+				fold_tally_add(&rows, nm.s, nm.len,
+				    mods.counts[k]);
+		}
+		fold_tally_free(&mods);
+		mods = rows;
+	}
+	free(ent);
+	free(mod);
+	free(used);
+}
+
 /* Count a sample for module m, and for its leaf function under m. */
 static void
 attribute(uint32_t m, uint32_t leaf, fold_num c, int topfn)
@@ -253,6 +336,10 @@ main(int argc, char **argv)
 	fold_tally_init(&fns);
 	fold_reader_init(&r, argc - optind, argv + optind, o.strict);
 
+	if (by == BY_INCLUSIVE && topfn == 0) {
+		inclusive(&r, &sids, &filt);
+		goto done;
+	}
 	while (fold_read(&r, &s)) {
 		ids = fold_stackids(&sids, s.stack, s.stacklen, &n);
 		if (fold_filter_active(&filt) &&
@@ -281,6 +368,7 @@ main(int argc, char **argv)
 			continue;
 		attribute(m, ids[n - 1], s.count, topfn > 0);
 	}
+done:
 	status = fold_reader_end(&r);
 	frac = r.frac;
 

@@ -135,3 +135,11 @@ mods() {
 	[ "$status" -eq 0 ]
 	[ ! -s "$BATS_TEST_TMPDIR/err" ]
 }
+
+@test "--by inclusive over shared prefixes, filters and zero counts" {
+	in=$'p;a::x;b::y;a::z 1\np;a::x;c::w 2\np;a::x 4\nq;b::y 8\nq;d::v 0\nr;plain 16'
+	incl() { fm --preset rust --by inclusive --format tsv --no-header "$@" <<< "$in" | cut -f1,3 | tr '\t\n' ': '; }
+	[ "$(incl)" = "16:<other> 9:b 7:a 2:c 0:d " ]
+	[ "$(incl --ignore '^c::')" = "16:<other> 9:b 5:a 0:d " ]
+	[ "$(incl --focus '^q$')" = "8:b 0:d " ]
+}
