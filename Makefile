@@ -92,7 +92,8 @@ $(BUILD)/bench/%: tests/bench/%.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 # libFuzzer harnesses (clang), ASan+UBSan; each runs FUZZ_SECONDS on its
-# corpus (tests/fuzz/corpus/NAME, grown in build/fuzz/corpus/NAME).
+# corpus (tests/fuzz/corpus/NAME, grown in build/fuzz/corpus/NAME), after
+# the inputs that once failed (tests/fuzz/regress/NAME).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZERS = folded regex perf dtrace svg
@@ -113,7 +114,8 @@ fuzz: $(FUZZERS:%=build/fuzz/fuzz_%)
 		build/fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 			-timeout=10 -print_final_stats=1 \
 			-artifact_prefix=build/fuzz/crash/$$f/ \
-			build/fuzz/corpus/$$f tests/fuzz/corpus/$$f 2>&1 | \
+			build/fuzz/corpus/$$f tests/fuzz/corpus/$$f \
+			$$(test -d tests/fuzz/regress/$$f && echo tests/fuzz/regress/$$f) 2>&1 | \
 			grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss|INFO: -max_total_time|==[0-9]+==ERROR|SUMMARY)' ; \
 	done
 

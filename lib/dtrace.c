@@ -384,6 +384,18 @@ key_text(struct fold_dtrace_st *st)
 	return st->flen - 1;
 }
 
+/* Only spaces and tabs, or nothing. */
+static int
+blank(const char *s, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		if (s[k] != ' ' && s[k] != '\t')
+			return 0;
+	return 1;
+}
+
 /* The count line of the open record: look its stack up once, add. */
 static void
 close_record(struct fold_dtrace *d, int r, uint64_t count)
@@ -405,7 +417,9 @@ close_record(struct fold_dtrace *d, int r, uint64_t count)
 	if (isnew) {
 		len = key_text(st);
 		s = st->tmp;
-		if (len == 0) {		/* a record with no frame */
+		if (blank(s, len)) {
+			/* no frame, or only blank ones ("L  "): a folded
+			 * reader could not read it back */
 			s = "-";
 			len = 1;
 		}

@@ -93,3 +93,21 @@ rec() { printf '              libc.so.1`%s+0x10\n              a.out`main+0x8\n 
 }
 
 @test "a read error names the file"	{ hostile_read_error; }
+
+@test "fuzz regressions: every input libFuzzer found, still valid output" {
+	for f in "$BATS_TEST_DIRNAME"/fuzz/regress/dtrace/*; do
+		tail -c +2 "$f" > "$BATS_TEST_TMPDIR/in"	# byte 1: the harness's flags
+		for opts in "" "--includeoffset --demangle-rust"; do
+			run --separate-stderr bash -c '"$1" $2 "$3" > "$4"' _ "$BIN/stackcollapse-dtrace" "$opts" "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+			[ "$status" -lt 128 ] || fail "$f: signal"
+			"$BIN/foldtop" --strict "$BATS_TEST_TMPDIR/out" > /dev/null || fail "$f $opts: invalid output"
+		done
+	done
+}
+
+@test "a record of blank frames is '-' (was: an unreadable line)" {
+	printf 'CPU ID FUNCTION:NAME\n 1 2 :tick\n\n            L  \n    6\n\n' > "$BATS_TEST_TMPDIR/b"
+	run "$BIN/stackcollapse-dtrace" "$BATS_TEST_TMPDIR/b"
+	[ "$status" -eq 0 ]
+	[ "$output" = "- 6" ]
+}
