@@ -109,6 +109,7 @@ static size_t lcap, rcap;
 static unsigned char *seen;	/* per frame id: in a kept sample */
 static size_t scap;
 static size_t inkind[NKINDS];	/* frames of each kind in the stack */
+static size_t anykind;		/* the sum of inkind */
 
 static unsigned
 kindof(uint32_t id)
@@ -139,8 +140,10 @@ stackkinds(uint32_t id, int d)
 	unsigned k = kindof(id), i;
 
 	for (i = 0; i < NKINDS; i++)
-		if (k & (1u << i))
+		if (k & (1u << i)) {
 			inkind[i] += (size_t)d;
+			anykind += (size_t)d;
+		}
 }
 
 /* Output: key/value pairs for tsv/csv, an object for json, lines for text. */
@@ -338,7 +341,7 @@ main(int argc, char **argv)
 			seen[ids[k]] = 1;
 		prevkept = 2;
 		wframes += d * (double)n;
-		for (i = 0; i < NKINDS; i++) {
+		for (i = 0; anykind > 0 && i < NKINDS; i++) {
 			kfr[i] += d * (double)inkind[i];
 			if (inkind[i] > 0)
 				ksa[i] += d;

@@ -47,8 +47,15 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* Grow *arr (elements of elsize bytes, capacity *cap) so that index need-1
- * is valid; new elements are zeroed.  Doubles, so amortised O(1). */
-void fold_grow(void *arrp, size_t *cap, size_t need, size_t elsize);
+ * is valid; new elements are zeroed.  Doubles, so amortised O(1); inline
+ * when there is room already. */
+void fold_grow_slow(void *arrp, size_t *cap, size_t need, size_t elsize);
+static inline void
+fold_grow(void *arrp, size_t *cap, size_t need, size_t elsize)
+{
+	if (need > *cap)
+		fold_grow_slow(arrp, cap, need, elsize);
+}
 
 /* ---- in.c: the line reader --------------------------------------------- */
 

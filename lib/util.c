@@ -91,7 +91,7 @@ xstrdup(const char *s)
 }
 
 void
-fold_grow(void *arrp, size_t *cap, size_t need, size_t elsize)
+fold_grow_slow(void *arrp, size_t *cap, size_t need, size_t elsize)
 {
 	char **arr = arrp;
 	size_t ncap = *cap ? *cap : 16;
