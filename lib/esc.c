@@ -3,36 +3,46 @@
 
 #include "fold.h"
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
+/* The UTF-8 character at s: see fold.h.  Shared by every escaper. */
+size_t
+fold_utf8_char(const unsigned char *s, size_t n, uint32_t *cp, int *bad)
 {
 	unsigned c = s[0];
+	size_t len, k;
+	uint32_t v;
 
-	if (c < 0x80)
+	*bad = 0;
+	if (c < 0x80) {
+		*cp = c;
 		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		if (n < 3 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
-			return 0;
-		if (c == 0xe0 && s[1] < 0xa0)
-			return 0;	/* overlong */
-		if (c == 0xed && s[1] >= 0xa0)
-			return 0;	/* surrogate */
-		return 3;
 	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		if (n < 4 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
-		    (s[3] & 0xc0) != 0x80)
-			return 0;
-		if (c == 0xf0 && s[1] < 0x90)
-			return 0;
-		if (c == 0xf4 && s[1] >= 0x90)
-			return 0;
-		return 4;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		v = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		v = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		v = c & 0x07;
+	} else
+		goto invalid;
+	if (n < len)
+		goto invalid;
+	for (k = 1; k < len; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			goto invalid;
+		v = v << 6 | (s[k] & 0x3f);
 	}
-	return 0;
+	if ((len == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) ||
+	    (len == 4 && (v < 0x10000 || v > 0x10ffff)))
+		goto invalid;
+	*cp = v;
+	return len;
+invalid:
+	*bad = 1;
+	*cp = c;
+	return 1;
 }
 
 void
@@ -41,6 +51,8 @@ fo_json_str(const char *str, size_t len)
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
 	size_t k = 0, run = 0, n;
+	uint32_t cp;
+	int bad;
 	char esc[6];
 
 	fo_putc('"');
@@ -65,12 +77,13 @@ fo_json_str(const char *str, size_t len)
 			esc[5] = hex[c & 15];
 			fo_write(esc, 6);
 			k++;
-		} else if ((n = utf8_len(s + k, len - k)) > 0) {
-			fo_write(s + k, n);
-			k += n;
 		} else {
-			fo_puts("\\ufffd");	/* invalid UTF-8 byte */
-			k++;
+			n = fold_utf8_char(s + k, len - k, &cp, &bad);
+			if (bad)
+				fo_puts("\\ufffd");	/* invalid UTF-8 byte */
+			else
+				fo_write(s + k, n);
+			k += n;
 		}
 	}
 	fo_write(s + k - run, run);

@@ -331,6 +331,13 @@ void fold_re_xcompile(struct fold_re *re, const char *pat, int flags);
 
 /* ---- esc.c: escaping for the output formats ---------------------------- */
 
+/*
+ * Decode the UTF-8 character at s (n > 0 bytes): its code point in *cp and
+ * its length.  An invalid, overlong, surrogate or truncated sequence is one
+ * byte long, with *cp = the byte and *bad = 1 (else *bad = 0).
+ */
+size_t fold_utf8_char(const unsigned char *s, size_t n, uint32_t *cp,
+    int *bad);
 void fo_json_str(const char *s, size_t len);	/* "..." valid JSON text */
 void fo_csv_field(const char *s, size_t len);	/* RFC 4180 quoting */
 void fo_tsv_field(const char *s, size_t len);	/* \t \n \r \\ escaped */
@@ -612,13 +619,6 @@ size_t fold_rust_demangle(const char *s, size_t len, char *out);
 
 /* ---- svg.c, flame.c, flamejs.c: flame graphs as SVG -------------------- */
 
-/*
- * Decode the UTF-8 character at s (n > 0 bytes): its code point in *cp and
- * its length.  An invalid, overlong, surrogate or truncated sequence is one
- * byte long, with *cp = the byte and *bad = 1 (else *bad = 0).
- */
-size_t fold_utf8_char(const unsigned char *s, size_t n, uint32_t *cp,
-    int *bad);
 /*
  * Write s as XML 1.0 text that is also safe inside a quoted attribute
  * value: & < > " ' as entities, tab/newline/CR as character references,

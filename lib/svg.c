@@ -3,47 +3,6 @@
 
 #include "fold.h"
 
-size_t
-fold_utf8_char(const unsigned char *s, size_t n, uint32_t *cp, int *bad)
-{
-	unsigned c = s[0];
-	size_t len, k;
-	uint32_t v;
-
-	*bad = 0;
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		v = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		v = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		v = c & 0x07;
-	} else
-		goto invalid;
-	if (n < len)
-		goto invalid;
-	for (k = 1; k < len; k++) {
-		if ((s[k] & 0xc0) != 0x80)
-			goto invalid;
-		v = v << 6 | (s[k] & 0x3f);
-	}
-	if ((len == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) ||
-	    (len == 4 && (v < 0x10000 || v > 0x10ffff)))
-		goto invalid;
-	*cp = v;
-	return len;
-invalid:
-	*bad = 1;
-	*cp = c;
-	return 1;
-}
-
 /* Bytes of the character at s as fo_xml() sees it, and whether it must
  * be replaced by U+FFFD. */
 static size_t
