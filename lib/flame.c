@@ -658,24 +658,31 @@ scaled(double v, double scale, uint64_t *out)
 	return 0;
 }
 
-/* v with decimals digits after the point (as %.Nf); with trim, a zero
- * fraction is left out. */
-static void
-fo_fixed(double v, int decimals, int trim)
+/* Room for any double as %.2f (DBL_MAX has 309 digits). */
+#define FIXED_MAX 400
+
+/* v with decimals digits after the point (as %.Nf), into the end of b;
+ * with trim, a zero fraction is left out.  Returns the start. */
+static char *
+fmt_fixed(char b[FIXED_MAX], double v, int decimals, int trim)
 {
 	static const double scales[] = { 1, 10, 100 };
-	char b[64], *p = b + sizeof(b);
+	char *p = b + FIXED_MAX;
 	uint64_t n;
-	int k;
+	int k, len;
 
 	if (v < 0 || scaled(v, scales[decimals], &n) != 0) {
-		int len = snprintf(b, sizeof(b), "%.*f", decimals, v);
+		char t[FIXED_MAX];
 
+		len = snprintf(t, sizeof(t), "%.*f", decimals, v);
+		if (len < 0 || len >= (int)sizeof(t))
+			len = snprintf(t, sizeof(t), "%g", v);
 		if (trim && len > decimals + 1 &&
-		    strspn(b + len - decimals, "0") == (size_t)decimals)
+		    strspn(t + len - decimals, "0") == (size_t)decimals)
 			len -= decimals + 1;
-		fo_write(b, (size_t)len);
-		return;
+		p -= len;
+		memcpy(p, t, (size_t)len);
+		return p;
 	}
 	if (trim && n % (uint64_t)scales[decimals] == 0) {
 		n /= (uint64_t)scales[decimals];
@@ -691,14 +698,28 @@ fo_fixed(double v, int decimals, int trim)
 		*--p = (char)('0' + n % 10);
 		n /= 10;
 	} while (n > 0);
+	return p;
+}
+
+static void
+fo_fixed(double v, int decimals, int trim)
+{
+	char b[FIXED_MAX], *p = fmt_fixed(b, v, decimals, trim);
+
 	fo_write(p, (size_t)(b + sizeof(b) - p));
 }
 
-/* A number as %.1f without a trailing ".0". */
+/* A number as %.1f without a trailing ".0" and without the leading "0"
+ * of a fraction (".5", as SVG and CSS allow). */
 static void
 fo_num1(double v)
 {
-	fo_fixed(v, 1, 1);
+	char b[FIXED_MAX], *p = fmt_fixed(b, v, 1, 1);
+	size_t len = (size_t)(b + sizeof(b) - p);
+
+	if (len > 2 && p[0] == '0' && p[1] == '.')
+		p++, len--;
+	fo_write(p, len);
 }
 
 /* v rounded to one decimal as printf does it. */
@@ -1120,8 +1141,7 @@ frame(struct writer *w, const struct node *n)
 	/* As flamegraph.pl: the width between the rounded ends (the search
 	 * figure is computed from these). */
 	fo_num1(round1(x2) - round1(x1));
-	fo_puts("\" height=\"");
-	fo_num1(y2 - y1);
+	/* The height is the same for every box: it is in the stylesheet. */
 	fo_puts("\" fill=\"");
 	fo_rgb(color);
 	fo_puts("\"/>");
@@ -1138,7 +1158,7 @@ frame(struct writer *w, const struct node *n)
 			fo_xml(name.s, shown, w->raw8, chars);
 		fo_puts("</text>");
 	}
-	fo_puts(href ? "</a>\n" : "</g>\n");
+	fo_puts(href ? "</a>" : "</g>");
 }
 
 static void
@@ -1339,7 +1359,9 @@ fold_flame_write(struct fold_flame *f, int frac, int diff)
 	}
 	fo_puts("<style type=\"text/css\">");
 	fo_puts(fold_flame_style);
-	fo_puts("</style>\n");
+	fo_puts("#frames rect { height: ");
+	fo_num1(o->frameheight - 1);
+	fo_puts("px; rx: 2px; ry: 2px; }\n</style>\n");
 	background(&w, height);
 	fo_puts("<text id=\"title\" x=\"");
 	fo_num1(o->width / 2);
@@ -1392,6 +1414,9 @@ fold_flame_write(struct fold_flame *f, int frac, int diff)
 				fold_grow(&stk, &scap, sn + 1, sizeof(*stk));
 				stk[sn++] = c;
 			}
+		/* One line per branch: a line ends after a leaf box. */
+		if (sn == k)
+			fo_putc('\n');
 		for (size_t a = k, b = sn; a + 1 < b; a++, b--) {
 			uint32_t t = stk[a];
 

@@ -3,9 +3,11 @@
  *
  * The frames are <g> elements in #frames, written depth first (a parent
  * before its children), each with a <title> "NAME (N samples, P%)", a
- * <rect> and, when the name fits, a <text> label.  The script reads the
- * geometry back from the DOM; the SVG root carries the font metrics and
- * the name type in data-* attributes.  It must stay free of "]]>".
+ * <rect> (x, y, width, fill; the height, the same for all, is a rule that
+ * flame.c adds to this stylesheet) and, when the name fits, a <text>
+ * label.  The script reads the geometry back from the DOM; the SVG root
+ * carries the font metrics and the name type in data-* attributes.  It
+ * must stay free of "]]>".
  */
 #include "fold.h"
 
@@ -18,7 +20,6 @@ const char fold_flame_style[] =
 "#search:hover, #search.show, #ignorecase:hover, #ignorecase.show"
 " { opacity: 1; }\n"
 "#unzoom { cursor: pointer; }\n"
-"#frames rect { rx: 2px; ry: 2px; }\n"
 "#frames > *:hover { stroke: #000; stroke-width: 0.5; cursor: pointer; }\n"
 ".hide { display: none; }\n"
 ".parent { opacity: 0.5; }\n";
@@ -33,7 +34,7 @@ const char *const fold_flame_script[] = {
 "var inverted = svg.getAttribute(\"data-inverted\") === \"1\";\n",
 "var nametype = svg.getAttribute(\"data-nametype\");\n",
 "var frames = [], zoomed = -1, term = null, icase = false;\n",
-"var details, matched, searchbtn, unzoombtn, icbtn, fullw;\n",
+"var details, matched, searchbtn, unzoombtn, icbtn, fullw, boxh = 0;\n",
 "\n",
 "function $(id) { return document.getElementById(id); }\n",
 "function attr(e, a) { return e.getAttribute(a); }\n",
@@ -50,7 +51,7 @@ const char *const fold_flame_script[] = {
 "\t\tvar f = { g: g, r: r, t: g.querySelector(\"text\"), title: title,\n",
 "\t\t\tname: cut >= 0 ? title.slice(0, cut) : title,\n",
 "\t\t\txs: attr(r, \"x\"), ys: attr(r, \"y\"), x: +attr(r, \"x\"),\n",
-"\t\t\tw: +attr(r, \"width\"), y: +attr(r, \"y\"), h: +attr(r, \"height\"),\n",
+"\t\t\tw: +attr(r, \"width\"), y: +attr(r, \"y\"),\n",
 "\t\t\tfill: attr(r, \"fill\"), parent: -1, end: i + 1 };\n",
 "\t\t/* level order: nearer the root is larger y (smaller if inverted) */\n",
 "\t\twhile (open.length && !deeper(f, frames[open[open.length - 1]]))\n",
@@ -74,7 +75,7 @@ const char *const fold_flame_script[] = {
 "\tif (!f.t) {\n",
 "\t\tif (!s) return;\n",
 "\t\tf.t = document.createElementNS(svg.namespaceURI, \"text\");\n",
-"\t\tf.t.setAttribute(\"y\", 3 + f.y + f.h / 2);\n",
+"\t\tf.t.setAttribute(\"y\", 3 + f.y + boxh / 2);\n",
 "\t\tf.g.appendChild(f.t);\n",
 "\t}\n",
 "\tf.t.setAttribute(\"x\", (x + 3).toFixed(1));\n",
@@ -213,6 +214,8 @@ const char *const fold_flame_script[] = {
 "\ticbtn = $(\"ignorecase\");\n",
 "\tfullw = +svg.getAttribute(\"width\") - 2 * XPAD;\n",
 "\tload();\n",
+"\t/* the box height is in the stylesheet, the same for every box */\n",
+"\tif (frames.length) boxh = parseFloat(getComputedStyle(frames[0].r).height) || 0;\n",
 "\tsvg.addEventListener(\"click\", function (e) {\n",
 "\t\tvar n = boxof(e.target);\n",
 "\t\tif (n >= 0) {\n",

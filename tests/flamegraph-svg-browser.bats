@@ -61,7 +61,7 @@ groups() {
 	[ -n "$output" ] || skip "chromium cannot run here"
 	got=$(printf '%s' "$output" | grep -o 'Matched: [0-9.]*%')
 	# flamegraph.pl's algorithm: matches by x (widest), sorted, overlaps skipped
-	want=$(grep '<title>' "$BATS_TEST_TMPDIR/m.svg" | awk '
+	want=$(boxes < "$BATS_TEST_TMPDIR/m.svg" | grep '<title>' | awk '
 		{ x = $0; sub(/.*<rect x="/, "", x); sub(/".*/, "", x)
 		  w = $0; sub(/.*width="/, "", w); sub(/".*/, "", w)
 		  t = $0; sub(/.*<title>/, "", t); sub(/<\/title>.*/, "", t)
@@ -99,6 +99,29 @@ groups() {
 	# zoom and search together
 	run dom "$BATS_TEST_TMPDIR/z.svg" 'x=10&y=53&s=%5Ea2'
 	[[ "$output" == *'>Matched: 25.0%</text>'* ]]
+	# a box too narrow for a label gets one when zoomed, centred in its
+	# row: y + 3 + half the box height (15 px, from the stylesheet)
+	printf 'main;a;n 1\nmain;b 300\n' | "$BIN/flamegraph-svg" > "$BATS_TEST_TMPDIR/n.svg"
+	[ "$(grep -c '>n</text>' "$BATS_TEST_TMPDIR/n.svg")" -eq 0 ]
+	run dom "$BATS_TEST_TMPDIR/n.svg" 'x=10&y=53'
+	[[ "$(printf '%s' "$output" | groups | grep '<title>n (')" == *'<text y="47.5" x="13.0">n</text>'* ]]
+}
+
+@test "browser: every box is drawn, its height (from the stylesheet) the frame height - 1" {
+	"$BIN/flamegraph-svg" --height 20 "$FG/minieth.folded" > "$BATS_TEST_TMPDIR/m.svg"
+	# a copy with a probe script: the boxes' rendered heights, and whether
+	# the point in the middle of the root box hits its rect
+	probe='<script>window.addEventListener("load", function () {
+		var n = 0, bad = 0, rs = document.querySelectorAll("#frames rect"), r0 = rs[0].getBBox();
+		rs.forEach(function (r) { n++; if (r.getBBox().height !== 19) bad++; });
+		var hit = document.elementFromPoint(r0.x + 1, r0.y + r0.height - 1) === rs[0];
+		document.documentElement.setAttribute("data-probe", n + " " + bad + " " + hit);
+	});</script>'
+	{ sed '$d' "$BATS_TEST_TMPDIR/m.svg"; printf '%s\n</svg>\n' "$probe"; } > "$BATS_TEST_TMPDIR/p.svg"
+	run chrome "file://$BATS_TEST_TMPDIR/p.svg" --window-size=1400,2000 --dump-dom
+	[ -n "$output" ] || skip "chromium cannot run here"
+	n=$(boxes < "$BATS_TEST_TMPDIR/m.svg" | grep -c '<title>')
+	[[ "$output" == *"data-probe=\"$n 0 true\""* ]] || fail "$(grep -o 'data-probe="[^"]*"' <<< "$output"), want $n boxes"
 }
 
 @test "browser: hostile names stay text (no script runs from the data)" {

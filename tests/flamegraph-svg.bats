@@ -12,12 +12,12 @@ FG=$BATS_TEST_DIRNAME/data/flamegraph
 
 # The frame lines of an SVG on stdin: "TITLE | <rect .../> | LABEL".
 frames() {
-	grep '^<[ga][ >].*<title>' | sed 's/<text[^>]*>/ | /; s/<\/text>//;
+	boxes | grep '^<[ga][ >].*<title>' | sed 's/<text[^>]*>/ | /; s/<\/text>//;
 		s/<\/\{0,1\}g>//g; s/^<a [^>]*>//; s/<\/a>//; s/<title>//; s/<\/title>/ | /'
 }
 # An attribute of the rect of the box whose title starts with "NAME (".
 rect_attr() {
-	grep -F "<title>$2 (" | head -1 | sed "s/.*<rect[^>]* $1=\"\([^\"]*\)\".*/\1/"
+	boxes | grep -F "<title>$2 (" | head -1 | sed "s/.*<rect[^>]* $1=\"\([^\"]*\)\".*/\1/"
 }
 xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 
@@ -45,7 +45,9 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	[ "$(rect_attr y all <<< "$output")" = 69 ]
 	[ "$(rect_attr y a <<< "$output")" = 53 ]
 	[ "$(rect_attr y b <<< "$output")" = 37 ]
-	[ "$(rect_attr height b <<< "$output")" = 15 ]
+	# the box height (frame height - 1) is in the stylesheet
+	[[ "$output" == *'#frames rect { height: 15px; rx: 2px; ry: 2px; }'* ]]
+	[ "$(boxes <<< "$output" | grep '<title>' | grep -c '<rect[^>]*height')" -eq 0 ]
 	[ "$(rect_attr x b <<< "$output")" = 10 ]
 	[ "$(rect_attr width b <<< "$output")" = 295 ]
 	[ "$(rect_attr x c <<< "$output")" = 305 ]
@@ -65,7 +67,7 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 @test "merging is frame by frame: no split boxes, siblings in byte order" {
 	run fg "$FG/merge.folded"
 	[ "$status" -eq 0 ]
-	[ "$(printf '%s\n' "$output" | grep -c '<title>foo (')" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | boxes | grep -c '<title>foo (')" -eq 1 ]
 	[[ "$output" == *'<title>foo (2 samples, 28.57%)'* ]]
 	# byte order: Zed a foo foo.b foo::x, left to right
 	order=$(printf '%s\n' "$output" | frames | grep 'y="53"' | cut -d' ' -f1 | tr '\n' ' ')
@@ -94,7 +96,7 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	run fg --flamechart < <(printf 'a;b 1\na;c 1\na;b 1\na;b;d 1\n')
 	[ "$status" -eq 0 ]
 	[[ "$output" == *'<text id="title" x="600" y="24" font-size="17">Flame Chart</text>'* ]]
-	[ "$(printf '%s\n' "$output" | grep -c '<title>b (')" -eq 2 ]
+	[ "$(printf '%s\n' "$output" | boxes | grep -c '<title>b (')" -eq 2 ]
 	[[ "$output" == *'<title>b (2 samples, 50.00%)</title><rect x="600" '* ]]
 	[[ "$output" == *'<title>c (1 samples, 25.00%)</title><rect x="305" '* ]]
 }
@@ -102,7 +104,7 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 @test "--reverse merges the reversed stacks" {
 	run fg --reverse < <(printf 'main;a;leaf 2\nmain;b;leaf 1\n')
 	[[ "$output" == *'<title>leaf (3 samples, 100.00%)'* ]]
-	[ "$(printf '%s\n' "$output" | grep -c '<title>main (')" -eq 2 ]
+	[ "$(printf '%s\n' "$output" | boxes | grep -c '<title>main (')" -eq 2 ]
 }
 
 @test "--inverted: icicle geometry and title" {
@@ -135,7 +137,11 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	run fg --width 620 --height 20 < <(printf 'a;b 1\na;c 1\n')
 	[[ "$output" == *'width="620" height="130"'* ]]
 	[ "$(rect_attr width b <<< "$output")" = 300 ]
-	[ "$(rect_attr height b <<< "$output")" = 19 ]
+	[[ "$output" == *'#frames rect { height: 19px;'* ]]
+	run fg --height 16.5 < <(printf 'a;b 1\n')
+	[[ "$output" == *'#frames rect { height: 15.5px;'* ]]
+	run fg --height 1.5 < <(printf 'a;b 1\n')
+	[[ "$output" == *'#frames rect { height: .5px;'* ]]
 }
 
 @test "labels: cut to fit with '..', whole UTF-8 characters, annotations hidden" {
@@ -161,9 +167,9 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 
 @test "colours: --hash is flamegraph.pl's namehash (read -> rgb(241,184,40))" {
 	run fg --hash < <(printf 'read 1\n')
-	[[ "$output" == *'<title>read (1 samples, 100.00%)</title><rect x="10" y="37" width="1180" height="15" fill="rgb(241,184,40)"/>'* ]]
+	[[ "$output" == *'<title>read (1 samples, 100.00%)</title><rect x="10" y="37" width="1180" fill="rgb(241,184,40)"/>'* ]]
 	# the root is coloured as the empty name: namehash = 1
-	[[ "$output" == *'<title>all (1 samples, 100%)</title><rect x="10" y="53" width="1180" height="15" fill="rgb(255,230,55)"/>'* ]]
+	[[ "$output" == *'<title>all (1 samples, 100%)</title><rect x="10" y="53" width="1180" fill="rgb(255,230,55)"/>'* ]]
 	# a module prefix up to the first backtick is ignored
 	# (for v1; v2 and v3 hash the reversed name, where it is a suffix)
 	a=$(fg --hash < <(printf 'libc.so`read 1\n') | rect_attr fill 'libc.so`read')
@@ -172,9 +178,9 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 
 @test "colours: default is the seeded generator, one colour per name" {
 	run fg < <(printf 'a;x 1\nb;x 1\n')
-	[ "$(printf '%s\n' "$output" | grep '<title>x (' | sed 's/.*fill="//; s/".*//' | sort -u | wc -l)" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | boxes | grep '<title>x (' | sed 's/.*fill="//; s/".*//' | sort -u | wc -l)" -eq 1 ]
 	# the root (empty name, seed 0)
-	[[ "$output" == *'<title>all (2 samples, 100%)</title><rect x="10" y="69" width="1180" height="15" fill="rgb(213,39,9)"/>'* ]]
+	[[ "$output" == *'<title>all (2 samples, 100%)</title><rect x="10" y="69" width="1180" fill="rgb(213,39,9)"/>'* ]]
 	run fg --random < <(printf 'a 1\n')
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ fill=\"rgb\(2[0-9][0-9],[0-9]+,[0-9]+\)\" ]]
@@ -243,7 +249,7 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 @test "chain palette: frames after ;--; are wakers (aqua), -- is grey" {
 	run fg --hash --colors chain < <(printf 'sleep;schedule;--;wake_up;waker_fn 3\n')
 	xml_ok
-	[[ "$output" == *'<title>-- (3 samples, 100.00%)</title><rect x="10" y="69" width="1180" height="15" fill="rgb(160,160,160)"/>'* ]]
+	[[ "$output" == *'<title>-- (3 samples, 100.00%)</title><rect x="10" y="69" width="1180" fill="rgb(160,160,160)"/>'* ]]
 	[[ "$output" == *'<title>waker_fn (3 samples'* ]]
 	f=$(rect_attr fill waker_fn <<< "$output")
 	read r g b <<< "$(tr -d 'rgb()' <<< "$f" | tr ',' ' ')"
@@ -438,19 +444,46 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	[[ "$output" != *'"></text>'* ]]
 }
 
-@test "compact: the markup of a box (all but its title and label texts) is under 100 bytes" {
-	for i in $(seq 1 3000); do printf 'main;f%d;g%d;h%d %d\n' $((i % 50)) $((i % 700)) "$i" $((i % 7 + 1)); done > "$BATS_TEST_TMPDIR/deep.folded"
+@test "compact: --minwidth 0 on 20k deep stacks: at most 100 bytes per box besides the names" {
+	# the bench input (tests/bench/deep.awk): 370k boxes; the figure is the
+	# whole file (script and styles too) less the names, per box
+	awk -f "$BATS_TEST_DIRNAME/bench/deep.awk" | sort > "$BATS_TEST_TMPDIR/deep.folded"
 	fg --minwidth 0 "$BATS_TEST_TMPDIR/deep.folded" > "$BATS_TEST_TMPDIR/deep.svg"
 	"$TESTBIN/xmlcheck" < "$BATS_TEST_TMPDIR/deep.svg"
-	# per box: bytes of its line, less the title text (names only: 2nd figure)
-	read markup strict <<< "$(grep '^<g><title>' "$BATS_TEST_TMPDIR/deep.svg" | awk '{
-		t = $0; sub(/^<g><title>/, "", t); sub(/<\/title>.*/, "", t)
-		nm = t; sub(/ \(.*/, "", nm)
-		l = ""; if (match($0, /<text[^>]*>[^<]*<\/text>/)) { l = substr($0, RSTART, RLENGTH); sub(/^<text[^>]*>/, "", l); sub(/<\/text>$/, "", l) }
-		m += length($0) + 1 - length(t) - length(l); s += length($0) + 1 - length(nm) - length(l) }
-		END { printf "%d %d", m / NR, s / NR }')"
-	echo "$markup bytes of markup per box, $strict without the names only" >&2
-	[ "$markup" -le 100 ]
+	read bytes texts nbox total < <(awk -f "$BATS_TEST_DIRNAME/bench/boxbytes.awk" "$BATS_TEST_TMPDIR/deep.svg")
+	echo "$bytes bytes per box besides the names ($texts besides the title and label texts), $nbox boxes, $total bytes" >&2
+	[ "$nbox" -gt 300000 ]
+	awk -v b="$bytes" 'BEGIN { exit !(b <= 100) }'
+}
+
+@test "without a browser: librsvg draws the boxes frame height - 1 high (the height is in the stylesheet)" {
+	command -v rsvg-convert > /dev/null || skip "rsvg-convert not installed (apt-get install librsvg2-bin)"
+	run fg < <(printf 'a;b 1\na;c 3\n')
+	# rsvg's own SVG output has each box as a filled path: the root box
+	# (rgb(213,39,9)) spans y 69 to 84, its rounded corners 2 px
+	run rsvg-convert -f svg <<< "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'fill:rgb(83.529413%,15.294118%,3.529412%);fill-opacity:1;" d="M 12 69 L 1188 69 C '*' L 12 84 C '* ]]
+	# all four boxes (the black paths are the glyphs of the texts)
+	[ "$(grep -o 'fill:rgb([^)]*);fill-opacity:1;" d="M [0-9.]* [0-9.]* L ' <<< "$output" | grep -vc 'rgb(0%,0%,0%)')" -eq 4 ]
+}
+
+@test "the man page's fix-up for SVG 1.1 renderers puts the height on every box, and the XML stays valid" {
+	cmd=$(grep "^\.Dl sed 's,</title><rect " "$BATS_TEST_DIRNAME/../man/flamegraph-svg.1" | sed 's/^\.Dl //; s/\\(dq/"/g; s/ cpu\.svg$//')
+	[ -n "$cmd" ]
+	fg "$FG/minieth.folded" > "$BATS_TEST_TMPDIR/m.svg"
+	eval "$cmd" < "$BATS_TEST_TMPDIR/m.svg" > "$BATS_TEST_TMPDIR/h.svg"
+	"$TESTBIN/xmlcheck" < "$BATS_TEST_TMPDIR/h.svg"
+	n=$(boxes < "$BATS_TEST_TMPDIR/m.svg" | grep -c '<title>')
+	[ "$(boxes < "$BATS_TEST_TMPDIR/h.svg" | grep -c '</title><rect height="15" x="')" -eq "$n" ]
+}
+
+@test "one line per branch: a line ends after a leaf box, the next starts at a fork" {
+	run fg < <(printf 'm;a;x 1\nm;a;y 1\nm;b 1\n')
+	[ "$status" -eq 0 ]
+	# all, m, a, x on one line; y; then b
+	got=$(grep '<title>' <<< "$output" | sed 's/<text[^>]*>[^<]*<\/text>//g; s/<title>\([^ ]*\) ([^<]*/[\1]/g; s/<[^>]*>//g')
+	[ "$got" = "$(printf '[all][m][a][x]\n[y]\n[b]')" ] || fail "$got"
 }
 
 @test "--help prints the usage and exits 0; --version" {

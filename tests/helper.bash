@@ -15,6 +15,12 @@ valid_json() {
 	printf '%s' "$output" | "$TESTBIN/jsoncheck"
 }
 
+# The boxes of a flame graph on stdin, one per line (flamegraph-svg writes
+# one line per branch: the boxes from a fork down to a leaf).
+boxes() {
+	awk '{ gsub(/<\/g></, "</g>\n<"); gsub(/<\/a></, "</a>\n<"); print }'
+}
+
 # Fail with a message.
 fail() {
 	echo "$@" >&2
