@@ -444,6 +444,14 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	[[ "$output" != *'"></text>'* ]]
 }
 
+@test "a differential percentage of 80 digits is written whole (was: read past a 64-byte buffer)" {
+	z=$(printf '0%.0s' $(seq 60))
+	run fg < <(printf 'a;b 18000000000000000000 0.%s1\na;c 1 0.%s1\n' "$z" "$z")
+	[ "$status" -eq 0 ]
+	xml_ok
+	[[ "$output" == *'<title>b (0 samples, 0.00%; -9000000000000000344659835746563911656599806078236977855240938022598689878978854912.00%)</title>'* ]]
+}
+
 @test "compact: --minwidth 0 on 20k deep stacks: at most 100 bytes per box besides the names" {
 	# the bench input (tests/bench/deep.awk): 370k boxes; the figure is the
 	# whole file (script and styles too) less the names, per box
