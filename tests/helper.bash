@@ -21,6 +21,27 @@ boxes() {
 	awk '{ gsub(/<\/g></, "</g>\n<"); gsub(/<\/a></, "</a>\n<"); print }'
 }
 
+# full_disk TOOL [ARGS...]: writing to /dev/full is an error: exit 1 and
+# "TOOL: write error: No space left on device" on stderr.
+full_disk() {
+	local tool=$1
+	shift
+	run --separate-stderr bash -c '"$@" > /dev/full' _ "$BIN/$tool" "$@"
+	[ "$status" -eq 1 ] || { fail "status $status, want 1"; return 1; }
+	[ "$stderr" = "$tool: write error: No space left on device" ] || { fail "stderr: $stderr"; return 1; }
+}
+
+# closed_pipe FIRST TOOL [ARGS...]: into "| head -1" the tool ends quietly:
+# status 0 (with pipefail), nothing on stderr, and FIRST the line out.
+closed_pipe() {
+	local first=$1 tool=$2 err=$BATS_TEST_TMPDIR/closed_pipe.err
+	shift 2
+	run bash -c 'set -o pipefail; e=$1; shift; "$@" 2>"$e" | head -1' _ "$err" "$BIN/$tool" "$@"
+	[ "$status" -eq 0 ] || { fail "status $status, want 0"; return 1; }
+	[ "$output" = "$first" ] || { fail "first line: $output"; return 1; }
+	[ ! -s "$err" ] || { fail "stderr: $(cat "$err")"; return 1; }
+}
+
 # Fail with a message.
 fail() {
 	echo "$@" >&2

@@ -228,15 +228,10 @@ case_ok() {
 }
 
 @test "/dev/full is a write error, exit 1; | head ends quietly" {
-	run --separate-stderr bash -c '"$1" "$2" > /dev/full' _ "$BIN/stackcollapse-dtrace" "$D/ustack.txt"
-	[ "$status" -eq 1 ]
-	[ "$stderr" = "stackcollapse-dtrace: write error: No space left on device" ]
+	full_disk stackcollapse-dtrace "$D/ustack.txt"
 	awk 'BEGIN { for (i = 0; i < 40000; i++)
 		printf "    app`leaf%d+0x1\n    app`main+0x2\n  %d\n\n", i, i + 1 }' > "$BATS_TEST_TMPDIR/many"
-	run bash -c 'set -o pipefail; "$1" "$2" 2>"$3" | head -1' _ "$BIN/stackcollapse-dtrace" "$BATS_TEST_TMPDIR/many" "$BATS_TEST_TMPDIR/err"
-	[ "$status" -eq 0 ]
-	[ "$output" = 'app`main;app`leaf0 1' ]
-	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	closed_pipe 'app`main;app`leaf0 1' stackcollapse-dtrace "$BATS_TEST_TMPDIR/many"
 }
 
 @test "long frames and deep records (buffer growth)" {
