@@ -129,6 +129,9 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	[[ "$output" == *'<title>small ('* ]]
 	run fg --minwidth 0.2% < <(printf '%s\n' "$in")
 	[[ "$output" != *'<title>small ('* ]]
+	# a width below 1 is written without its leading zero
+	run fg --minwidth 0 < <(printf 'a;b 1\na;c 9999\n')
+	[ "$(rect_attr width b <<< "$output")" = .1 ]
 	run fg --minwidth 0 < <(printf 'a;zero 0\na;one 1\n')
 	[[ "$output" == *'<title>zero (0 samples, 0.00%)'* ]]
 }
