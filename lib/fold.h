@@ -693,4 +693,28 @@ void fold_flame_free(struct fold_flame *f);
 extern const char *const fold_flame_script[];	/* lines, NULL-ended */
 extern const char fold_flame_style[];
 
+/* ---- demangle.c, demangle_cxx.c, demangle_rust.c: symbol demangling ---- */
+/*
+ * Demangle one symbol as GNU c++filt (libiberty, non-verbose, auto style)
+ * prints it.  With FOLD_DM_PARAMS the output is that of `c++filt -i`
+ * (function argument lists kept); without it, that of `c++filt -i -p`
+ * (as perf script prints names).
+ */
+enum { FOLD_DM_PARAMS = 1 };
+/* The longest name written: a longer one is left mangled. */
+#define FOLD_DM_MAXOUT 65536
+/*
+ * Demangle sym[0..len) into out (cap bytes, not NUL-terminated).  Returns
+ * the length of the name, or 0 when the symbol is left as it is (not
+ * mangled, malformed, over the limits, or it would not fit in cap).
+ * Never allocates; bounded recursion; linear time.  fold_demangle() tries
+ * Rust first (legacy Rust overlaps the C++ grammar), then C++.
+ */
+size_t fold_demangle(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags);
+size_t fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags);
+size_t fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags);
+
 #endif
