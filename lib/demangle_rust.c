@@ -1,0 +1,1084 @@
+/*
+ * demangle_rust.c - Rust symbols, legacy (_ZN...17h<hash>E) and v0 (_R...,
+ * RFC 2603), printed as GNU c++filt (libiberty, non-verbose) prints them:
+ * no hashes, no crate disambiguators, no const types, the instantiating
+ * crate and any ".suffix" left out.  Where c++filt gives up we give up too,
+ * so that the caller can try C++.
+ *
+ * Bounds: recursion is counted as libiberty counts it (1024 levels of
+ * paths, non-basic types and consts), output stops at min(cap,
+ * FOLD_DM_MAXOUT), and the work (parse steps, back-references followed,
+ * punycode decoding) is capped in proportion to len + FOLD_DM_MAXOUT, so
+ * that no input runs longer than linear time.  Over any bound: return 0.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "fold.h"
+
+#define RS_MAXDEPTH 1024	/* libiberty's RUST_MAX_RECURSION_COUNT */
+#define RS_MAXPUNY 512		/* code points of one punycode identifier */
+
+struct rs {
+	const char *s;		/* past "_R" or "_ZN" */
+	size_t n;		/* its length, a v0 ".suffix" left out */
+	size_t i;		/* the next byte */
+	char *out;
+	size_t olen, ocap;
+	size_t work, maxwork;	/* steps taken, allowed */
+	uint64_t bound;		/* lifetimes bound by enclosing binders */
+	unsigned depth;
+	int skip;		/* parse without printing */
+	int err;
+};
+
+struct rs_ident {
+	const char *a;		/* the ASCII part */
+	size_t alen;
+	const char *p;		/* the punycode part, or NULL */
+	size_t plen;
+};
+
+static int
+rs_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+rs_lower(int c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static int
+rs_upper(int c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static int
+rs_alnum(int c)
+{
+	return rs_digit(c) || rs_lower(c) || rs_upper(c);
+}
+
+static char
+rs_peek(const struct rs *r)
+{
+	return r->i < r->n ? r->s[r->i] : 0;
+}
+
+static int
+rs_eat(struct rs *r, char c)
+{
+	if (r->i < r->n && r->s[r->i] == c) {
+		r->i++;
+		return 1;
+	}
+	return 0;
+}
+
+static char
+rs_next(struct rs *r)
+{
+	char c = rs_peek(r);
+
+	if (c == 0)
+		r->err = 1;
+	else
+		r->i++;
+	return c;
+}
+
+/* One more step of work; 0 (and the error set) once over the budget. */
+static int
+rs_step(struct rs *r, size_t n)
+{
+	r->work += n;
+	if (r->work > r->maxwork)
+		r->err = 1;
+	return !r->err;
+}
+
+static void
+rs_put(struct rs *r, const char *s, size_t n)
+{
+	if (r->skip || r->err)
+		return;
+	if (n > r->ocap - r->olen) {
+		r->err = 1;
+		return;
+	}
+	memcpy(r->out + r->olen, s, n);
+	r->olen += n;
+}
+
+static void
+rs_puts(struct rs *r, const char *s)
+{
+	rs_put(r, s, strlen(s));
+}
+
+static void
+rs_putc(struct rs *r, char c)
+{
+	rs_put(r, &c, 1);
+}
+
+static void
+rs_uint(struct rs *r, uint64_t v, int hex)
+{
+	char b[24];
+	size_t k = sizeof(b);
+	unsigned base = hex ? 16 : 10;
+
+	do {
+		b[--k] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v > 0);
+	rs_put(r, b + k, sizeof(b) - k);
+}
+
+/* ---- legacy ------------------------------------------------------------ */
+
+/* A "$...$" escape at e[0..len): the character, its length in *elen; 0 if
+ * it is none c++filt knows. */
+static char
+rs_legacy_escape(const char *e, size_t len, size_t *elen)
+{
+	char c = 0;
+	size_t k = 0;
+	int hi, lo;
+
+	if (len < 3 || e[0] != '$')
+		return 0;
+	e++;
+	len--;
+	if (e[0] == 'C') {
+		k = 1;
+		c = ',';
+	} else if (len > 2) {
+		k = 2;
+		if (e[0] == 'S' && e[1] == 'P')
+			c = '@';
+		else if (e[0] == 'B' && e[1] == 'P')
+			c = '*';
+		else if (e[0] == 'R' && e[1] == 'F')
+			c = '&';
+		else if (e[0] == 'L' && e[1] == 'T')
+			c = '<';
+		else if (e[0] == 'G' && e[1] == 'T')
+			c = '>';
+		else if (e[0] == 'L' && e[1] == 'P')
+			c = '(';
+		else if (e[0] == 'R' && e[1] == 'P')
+			c = ')';
+		else if (e[0] == 'u' && len > 3) {
+			k = 3;
+			hi = rs_digit(e[1]) ? e[1] - '0' :
+			    e[1] >= 'a' && e[1] <= 'f' ? e[1] - 'a' + 10 : -1;
+			lo = rs_digit(e[2]) ? e[2] - '0' :
+			    e[2] >= 'a' && e[2] <= 'f' ? e[2] - 'a' + 10 : -1;
+			if (hi < 0 || lo < 0 || hi > 7)
+				return 0;
+			c = (char)(hi << 4 | lo);
+			if (c < 0x20)
+				return 0;
+		}
+	}
+	if (c == 0 || len <= k || e[k] != '$')
+		return 0;
+	*elen = 2 + k;
+	return c;
+}
+
+static void
+rs_legacy_ident(struct rs *r, const char *a, size_t n)
+{
+	size_t k;
+	char c;
+
+	if (n >= 2 && a[0] == '_' && a[1] == '$') {
+		a++;
+		n--;
+	}
+	while (n > 0) {
+		if (a[0] == '$') {
+			c = rs_legacy_escape(a, n, &k);
+			if (c == 0) {	/* unknown: the rest as it is */
+				rs_put(r, a, n);
+				return;
+			}
+			rs_putc(r, c);
+		} else if (a[0] == '.') {
+			if (n >= 2 && a[1] == '.') {
+				rs_put(r, "::", 2);
+				k = 2;
+			} else {
+				rs_putc(r, '.');
+				k = 1;
+			}
+		} else {
+			for (k = 0; k < n && a[k] != '$' && a[k] != '.'; k++)
+				;
+			rs_put(r, a, k);
+		}
+		a += k;
+		n -= k;
+	}
+}
+
+/* A legacy identifier: decimal length, bytes.  NULL a when malformed or
+ * empty. */
+static struct rs_ident
+rs_legacy_parse(struct rs *r)
+{
+	struct rs_ident id = { NULL, 0, NULL, 0 };
+	size_t len;
+	char c = rs_next(r);
+
+	if (!rs_digit(c)) {
+		r->err = 1;
+		return id;
+	}
+	len = (size_t)(c - '0');
+	if (c != '0')
+		while (rs_digit(rs_peek(r))) {
+			len = len * 10 + (size_t)(rs_next(r) - '0');
+			if (len > r->n) {
+				r->err = 1;
+				return id;
+			}
+		}
+	if (len > r->n - r->i) {
+		r->err = 1;
+		return id;
+	}
+	if (len > 0) {
+		id.a = r->s + r->i;
+		id.alen = len;
+	}
+	r->i += len;
+	return id;
+}
+
+/* "h" and 16 lower-case hex digits, at least 5 of them distinct. */
+static int
+rs_legacy_hash(struct rs_ident id)
+{
+	unsigned seen = 0, count = 0;
+	size_t k;
+	char c;
+
+	if (id.alen != 17 || id.a[0] != 'h')
+		return 0;
+	for (k = 1; k < 17; k++) {
+		c = id.a[k];
+		if (rs_digit(c))
+			seen |= 1u << (c - '0');
+		else if (c >= 'a' && c <= 'f')
+			seen |= 1u << (c - 'a' + 10);
+		else
+			return 0;
+	}
+	for (; seen; seen >>= 1)
+		count += seen & 1;
+	return count >= 5;
+}
+
+static int
+rs_legacy(struct rs *r)
+{
+	struct rs_ident id = { NULL, 0, NULL, 0 };
+	size_t k;
+	int dot = 1;
+	char c;
+
+	for (k = 0; k < r->n; k++) {
+		c = r->s[k];
+		if (!(c == '_' || rs_alnum(c) || c == '$' || c == '.' ||
+		    c == ':' || c == '@'))
+			return 0;
+	}
+	/* The last 'E', or the last one before a ".suffix". */
+	while (r->n > 0 && !(dot && r->s[r->n - 1] == 'E')) {
+		dot = r->s[r->n - 1] == '.';
+		r->n--;
+	}
+	if (r->n == 0)
+		return 0;
+	r->n--;
+	if (!(r->n > 19 && memcmp(r->s + r->n - 19, "17h", 3) == 0))
+		return 0;
+	do {
+		id = rs_legacy_parse(r);
+		if (r->err || id.a == NULL)
+			return 0;
+	} while (r->i < r->n);
+	if (!rs_legacy_hash(id))
+		return 0;
+	r->i = 0;
+	r->n -= 19;
+	do {
+		if (r->i > 0)
+			rs_put(r, "::", 2);
+		id = rs_legacy_parse(r);
+		rs_legacy_ident(r, id.a, id.alen);
+	} while (r->i < r->n && !r->err);
+	return !r->err;
+}
+
+/* ---- v0 ---------------------------------------------------------------- */
+
+/* A base-62 number ended by '_': "_" is 0, "<digits>_" is 1 + value. */
+static uint64_t
+rs_int62(struct rs *r)
+{
+	uint64_t x = 0;
+	char c;
+
+	if (rs_eat(r, '_'))
+		return 0;
+	while (!rs_eat(r, '_')) {
+		c = rs_next(r);
+		x *= 62;
+		if (rs_digit(c))
+			x += (uint64_t)(c - '0');
+		else if (rs_lower(c))
+			x += (uint64_t)(10 + c - 'a');
+		else if (rs_upper(c))
+			x += (uint64_t)(36 + c - 'A');
+		else {
+			r->err = 1;
+			return 0;
+		}
+	}
+	return x + 1;
+}
+
+static uint64_t
+rs_opt62(struct rs *r, char tag)
+{
+	if (!rs_eat(r, tag))
+		return 0;
+	return 1 + rs_int62(r);
+}
+
+static struct rs_ident
+rs_ident(struct rs *r)
+{
+	struct rs_ident id = { NULL, 0, NULL, 0 };
+	int puny = rs_eat(r, 'u');
+	size_t len, start;
+	char c = rs_next(r);
+
+	if (!rs_digit(c)) {
+		r->err = 1;
+		return id;
+	}
+	len = (size_t)(c - '0');
+	if (c != '0')
+		while (rs_digit(rs_peek(r))) {
+			len = len * 10 + (size_t)(rs_next(r) - '0');
+			if (len > r->n) {
+				r->err = 1;
+				return id;
+			}
+		}
+	rs_eat(r, '_');
+	start = r->i;
+	if (len > r->n - start) {
+		r->err = 1;
+		return id;
+	}
+	r->i += len;
+	id.a = r->s + start;
+	id.alen = len;
+	if (puny) {
+		/* The last '_' separates the ASCII part from the punycode. */
+		while (id.alen > 0) {
+			id.alen--;
+			if (id.a[id.alen] == '_')
+				break;
+			id.plen++;
+		}
+		if (id.plen == 0) {
+			r->err = 1;
+			return id;
+		}
+		id.p = id.a + (len - id.plen);
+	}
+	if (id.alen == 0)
+		id.a = NULL;
+	return id;
+}
+
+/* Punycode (RFC 3492) decoded as libiberty decodes it, code points kept as
+ * 4-byte groups (zero bytes dropped when printed). */
+static void
+rs_puny(struct rs *r, struct rs_ident id)
+{
+	unsigned char buf[RS_MAXPUNY][4], *q, d;
+	char o[RS_MAXPUNY * 4];
+	size_t len, pos = 0, k, t, delta, w, bias = 72, i = 0, damp = 700;
+	size_t olen;
+	uint32_t c = 0x80;
+
+	if (id.alen + id.plen > RS_MAXPUNY) {
+		r->err = 1;
+		return;
+	}
+	if (!rs_step(r, id.alen + id.plen))
+		return;
+	for (len = 0; len < id.alen; len++) {
+		buf[len][0] = buf[len][1] = buf[len][2] = 0;
+		buf[len][3] = (unsigned char)id.a[len];
+	}
+	while (pos < id.plen) {
+		delta = 0;
+		w = 1;
+		k = 0;
+		do {
+			k += 36;
+			t = k < bias ? 0 : k - bias;
+			if (t < 1)
+				t = 1;
+			if (t > 26)
+				t = 26;
+			if (pos >= id.plen)
+				return;		/* cut short: nothing printed */
+			d = (unsigned char)id.p[pos++];
+			if (rs_lower(d))
+				d = (unsigned char)(d - 'a');
+			else if (rs_digit(d))
+				d = (unsigned char)(26 + d - '0');
+			else {
+				r->err = 1;
+				return;
+			}
+			delta += d * w;
+			w *= 36 - t;
+		} while (d >= t);
+		len++;
+		if (len > RS_MAXPUNY) {
+			r->err = 1;
+			return;
+		}
+		i += delta;
+		c += (uint32_t)(i / len);
+		i %= len;
+		memmove(buf[i + 1], buf[i], (len - i - 1) * 4);
+		q = buf[i];
+		q[0] = c >= 0x10000 ? (unsigned char)(0xf0 | (c >> 18)) : 0;
+		q[1] = c >= 0x800 ? (unsigned char)((c < 0x10000 ? 0xe0 :
+		    0x80) | ((c >> 12) & 0x3f)) : 0;
+		q[2] = (unsigned char)((c < 0x800 ? 0xc0 : 0x80) |
+		    ((c >> 6) & 0x3f));
+		q[3] = (unsigned char)(0x80 | (c & 0x3f));
+		if (pos == id.plen)
+			break;
+		delta /= damp;
+		damp = 2;
+		delta += delta / len;
+		k = 0;
+		while (delta > (35 * 26) / 2) {
+			delta /= 35;
+			k += 36;
+		}
+		bias = k + (36 * delta) / (delta + 38);
+	}
+	for (olen = 0, k = 0; k < len * 4; k++)
+		if (buf[k / 4][k % 4] != 0)
+			o[olen++] = (char)buf[k / 4][k % 4];
+	rs_put(r, o, olen);
+}
+
+static void
+rs_print_ident(struct rs *r, struct rs_ident id)
+{
+	if (r->err || r->skip)
+		return;
+	if (id.p == NULL)
+		rs_put(r, id.a, id.alen);
+	else
+		rs_puny(r, id);
+}
+
+static void
+rs_lifetime(struct rs *r, uint64_t lt)
+{
+	uint64_t depth;
+
+	rs_putc(r, '\'');
+	if (lt == 0) {
+		rs_putc(r, '_');
+		return;
+	}
+	depth = r->bound - lt;
+	if (depth < 26)
+		rs_putc(r, (char)('a' + depth));
+	else {
+		rs_putc(r, '_');
+		rs_uint(r, depth, 0);
+	}
+}
+
+/* "G" count: for<'a, 'b> */
+static void
+rs_binder(struct rs *r)
+{
+	uint64_t n, k;
+
+	if (r->err)
+		return;
+	n = rs_opt62(r, 'G');
+	if (n == 0)
+		return;
+	rs_put(r, "for<", 4);
+	for (k = 0; k < n && !r->err; k++) {
+		if (k > 0)
+			rs_put(r, ", ", 2);
+		r->bound++;
+		rs_lifetime(r, 1);
+		/* Each lifetime prints something: the output bound ends
+		 * the loop unless skipping, so bound that case too. */
+		if (!rs_step(r, 1))
+			return;
+	}
+	rs_put(r, "> ", 2);
+}
+
+static void rs_path(struct rs *r, int in_value);
+static void rs_type(struct rs *r);
+static void rs_const(struct rs *r);
+
+static int
+rs_enter(struct rs *r)
+{
+	if (r->err)
+		return 0;
+	if (++r->depth > RS_MAXDEPTH || !rs_step(r, 1)) {
+		r->err = 1;
+		r->depth--;
+		return 0;
+	}
+	return 1;
+}
+
+/* Follow a back-reference (its target in *to) with fn, unless skipping. */
+static size_t
+rs_backref(struct rs *r)
+{
+	uint64_t to = rs_int62(r);
+
+	return to > r->n ? r->n : (size_t)to;
+}
+
+static void
+rs_generic_arg(struct rs *r)
+{
+	if (rs_eat(r, 'L'))
+		rs_lifetime(r, rs_int62(r));
+	else if (rs_eat(r, 'K'))
+		rs_const(r);
+	else
+		rs_type(r);
+}
+
+static void
+rs_path(struct rs *r, int in_value)
+{
+	struct rs_ident id;
+	uint64_t dis;
+	size_t k, save;
+	int skip;
+	char tag, ns;
+
+	if (!rs_enter(r))
+		return;
+	switch (tag = rs_next(r)) {
+	case 'C':
+		rs_opt62(r, 's');
+		id = rs_ident(r);
+		rs_print_ident(r, id);
+		break;
+	case 'N':
+		ns = rs_next(r);
+		if (!rs_lower(ns) && !rs_upper(ns)) {
+			r->err = 1;
+			break;
+		}
+		rs_path(r, in_value);
+		dis = rs_opt62(r, 's');
+		id = rs_ident(r);
+		if (rs_upper(ns)) {
+			rs_put(r, "::{", 3);
+			if (ns == 'C')
+				rs_puts(r, "closure");
+			else if (ns == 'S')
+				rs_puts(r, "shim");
+			else
+				rs_putc(r, ns);
+			if (id.a != NULL || id.p != NULL) {
+				rs_putc(r, ':');
+				rs_print_ident(r, id);
+			}
+			rs_putc(r, '#');
+			rs_uint(r, dis, 0);
+			rs_putc(r, '}');
+		} else if (id.a != NULL || id.p != NULL) {
+			rs_put(r, "::", 2);
+			rs_print_ident(r, id);
+		}
+		break;
+	case 'M':
+	case 'X':
+		rs_opt62(r, 's');
+		skip = r->skip;
+		r->skip = 1;
+		rs_path(r, in_value);
+		r->skip = skip;
+		/* FALLTHROUGH */
+	case 'Y':
+		rs_putc(r, '<');
+		rs_type(r);
+		if (tag != 'M') {
+			rs_put(r, " as ", 4);
+			rs_path(r, 0);
+		}
+		rs_putc(r, '>');
+		break;
+	case 'I':
+		rs_path(r, in_value);
+		if (in_value)
+			rs_put(r, "::", 2);
+		rs_putc(r, '<');
+		for (k = 0; !r->err && !rs_eat(r, 'E'); k++) {
+			if (k > 0)
+				rs_put(r, ", ", 2);
+			rs_generic_arg(r);
+		}
+		rs_putc(r, '>');
+		break;
+	case 'B':
+		k = rs_backref(r);
+		if (!r->skip && !r->err) {
+			save = r->i;
+			r->i = k;
+			rs_path(r, in_value);
+			r->i = save;
+		}
+		break;
+	default:
+		r->err = 1;
+	}
+	r->depth--;
+}
+
+static const char *
+rs_basic(char tag)
+{
+	switch (tag) {
+	case 'b': return "bool";
+	case 'c': return "char";
+	case 'e': return "str";
+	case 'u': return "()";
+	case 'a': return "i8";
+	case 's': return "i16";
+	case 'l': return "i32";
+	case 'x': return "i64";
+	case 'n': return "i128";
+	case 'i': return "isize";
+	case 'h': return "u8";
+	case 't': return "u16";
+	case 'm': return "u32";
+	case 'y': return "u64";
+	case 'o': return "u128";
+	case 'j': return "usize";
+	case 'f': return "f32";
+	case 'd': return "f64";
+	case 'z': return "!";
+	case 'p': return "_";
+	case 'v': return "...";
+	default: return NULL;
+	}
+}
+
+/* The ABI of an extern fn: '_' back to '-' (libiberty's loop skips the
+ * byte after each '_' it rejoins, so "a__b" prints "a-_b"). */
+static void
+rs_abi(struct rs *r, const char *a, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (a[k] == '_') {
+			rs_put(r, a, k);
+			rs_putc(r, '-');
+			a += k + 1;
+			n -= k + 1;
+			k = 0;
+		}
+	rs_put(r, a, n);
+}
+
+static void
+rs_fn(struct rs *r)
+{
+	struct rs_ident abi;
+	uint64_t bound = r->bound;
+	size_t k;
+
+	rs_binder(r);
+	if (rs_eat(r, 'U'))
+		rs_put(r, "unsafe ", 7);
+	if (rs_eat(r, 'K')) {
+		if (rs_eat(r, 'C')) {
+			abi.a = "C";
+			abi.alen = 1;
+		} else {
+			abi = rs_ident(r);
+			if (r->err || abi.a == NULL || abi.p != NULL) {
+				r->err = 1;
+				r->bound = bound;
+				return;
+			}
+		}
+		rs_put(r, "extern \"", 8);
+		rs_abi(r, abi.a, abi.alen);
+		rs_put(r, "\" ", 2);
+	}
+	rs_put(r, "fn(", 3);
+	for (k = 0; !r->err && !rs_eat(r, 'E'); k++) {
+		if (k > 0)
+			rs_put(r, ", ", 2);
+		rs_type(r);
+	}
+	rs_putc(r, ')');
+	if (!rs_eat(r, 'u')) {
+		rs_put(r, " -> ", 4);
+		rs_type(r);
+	}
+	r->bound = bound;
+}
+
+/* A path that may leave its generic argument list open (for the
+ * associated types of a dyn trait).  1 if it did. */
+static int
+rs_path_open(struct rs *r)
+{
+	int open = 0;
+	size_t k, save;
+
+	if (!rs_enter(r))
+		return 0;
+	if (rs_eat(r, 'B')) {
+		k = rs_backref(r);
+		if (!r->skip && !r->err) {
+			save = r->i;
+			r->i = k;
+			open = rs_path_open(r);
+			r->i = save;
+		}
+	} else if (rs_eat(r, 'I')) {
+		rs_path(r, 0);
+		rs_putc(r, '<');
+		open = 1;
+		for (k = 0; !r->err && !rs_eat(r, 'E'); k++) {
+			if (k > 0)
+				rs_put(r, ", ", 2);
+			rs_generic_arg(r);
+		}
+	} else
+		rs_path(r, 0);
+	r->depth--;
+	return open;
+}
+
+static void
+rs_dyn_trait(struct rs *r)
+{
+	struct rs_ident id;
+	int open;
+
+	if (r->err)
+		return;
+	open = rs_path_open(r);
+	while (!r->err && rs_eat(r, 'p')) {
+		rs_put(r, open ? ", " : "<", open ? 2 : 1);
+		open = 1;
+		id = rs_ident(r);
+		rs_print_ident(r, id);
+		rs_put(r, " = ", 3);
+		rs_type(r);
+	}
+	if (open)
+		rs_putc(r, '>');
+}
+
+static void
+rs_type(struct rs *r)
+{
+	const char *b;
+	uint64_t lt, bound;
+	size_t k, save;
+	char tag;
+
+	if (r->err)
+		return;
+	tag = rs_next(r);
+	if ((b = rs_basic(tag)) != NULL) {
+		rs_puts(r, b);
+		return;
+	}
+	if (!rs_enter(r))
+		return;
+	switch (tag) {
+	case 'R':
+	case 'Q':
+		rs_putc(r, '&');
+		if (rs_eat(r, 'L')) {
+			lt = rs_int62(r);
+			if (lt) {
+				rs_lifetime(r, lt);
+				rs_putc(r, ' ');
+			}
+		}
+		if (tag != 'R')
+			rs_put(r, "mut ", 4);
+		rs_type(r);
+		break;
+	case 'P':
+	case 'O':
+		rs_putc(r, '*');
+		rs_puts(r, tag == 'P' ? "const " : "mut ");
+		rs_type(r);
+		break;
+	case 'A':
+	case 'S':
+		rs_putc(r, '[');
+		rs_type(r);
+		if (tag == 'A') {
+			rs_put(r, "; ", 2);
+			rs_const(r);
+		}
+		rs_putc(r, ']');
+		break;
+	case 'T':
+		rs_putc(r, '(');
+		for (k = 0; !r->err && !rs_eat(r, 'E'); k++) {
+			if (k > 0)
+				rs_put(r, ", ", 2);
+			rs_type(r);
+		}
+		if (k == 1)
+			rs_putc(r, ',');
+		rs_putc(r, ')');
+		break;
+	case 'F':
+		rs_fn(r);
+		break;
+	case 'D':
+		rs_put(r, "dyn ", 4);
+		bound = r->bound;
+		rs_binder(r);
+		for (k = 0; !r->err && !rs_eat(r, 'E'); k++) {
+			if (k > 0)
+				rs_put(r, " + ", 3);
+			rs_dyn_trait(r);
+		}
+		r->bound = bound;
+		if (!rs_eat(r, 'L')) {
+			r->err = 1;
+			break;
+		}
+		lt = rs_int62(r);
+		if (lt) {
+			rs_put(r, " + ", 3);
+			rs_lifetime(r, lt);
+		}
+		break;
+	case 'B':
+		k = rs_backref(r);
+		if (!r->skip && !r->err) {
+			save = r->i;
+			r->i = k;
+			rs_type(r);
+			r->i = save;
+		}
+		break;
+	default:
+		r->i--;		/* the tag is the path's */
+		rs_path(r, 0);
+	}
+	r->depth--;
+}
+
+/* Hex digits ended by '_': how many, the value (low 64 bits) in *v. */
+static size_t
+rs_hex(struct rs *r, uint64_t *v)
+{
+	size_t n = 0;
+	char c;
+
+	*v = 0;
+	while (!rs_eat(r, '_')) {
+		*v <<= 4;
+		c = rs_next(r);
+		if (rs_digit(c))
+			*v |= (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			*v |= (uint64_t)(10 + c - 'a');
+		else {
+			r->err = 1;
+			return 0;
+		}
+		n++;
+	}
+	return n;
+}
+
+static void
+rs_const_uint(struct rs *r)
+{
+	uint64_t v;
+	size_t n;
+
+	if (r->err)
+		return;
+	n = rs_hex(r, &v);
+	if (n > 16) {
+		/* Past 64 bits: the digits as they are, but as libiberty
+		 * prints them, one byte late (the last digit dropped, the
+		 * closing '_' printed). */
+		rs_put(r, "0x", 2);
+		rs_put(r, r->s + r->i - n, n);
+	} else if (n > 0)
+		rs_uint(r, v, 0);
+	else
+		r->err = 1;
+}
+
+static void
+rs_const_char(struct rs *r)
+{
+	uint64_t v;
+	size_t n = rs_hex(r, &v);
+
+	if (r->err || n == 0 || n > 8) {
+		r->err = 1;
+		return;
+	}
+	rs_putc(r, '\'');
+	if (v == '\t')
+		rs_put(r, "\\t", 2);
+	else if (v == '\r')
+		rs_put(r, "\\r", 2);
+	else if (v == '\n')
+		rs_put(r, "\\n", 2);
+	else if (v > ' ' && v < '~')
+		rs_putc(r, (char)v);
+	else {
+		rs_put(r, "\\u{", 3);
+		rs_uint(r, v, 1);
+		rs_putc(r, '}');
+	}
+	rs_putc(r, '\'');
+}
+
+static void
+rs_const(struct rs *r)
+{
+	uint64_t v;
+	size_t k, save;
+
+	if (!rs_enter(r))
+		return;
+	if (rs_eat(r, 'B')) {
+		k = rs_backref(r);
+		if (!r->skip && !r->err) {
+			save = r->i;
+			r->i = k;
+			rs_const(r);
+			r->i = save;
+		}
+		r->depth--;
+		return;
+	}
+	switch (rs_next(r)) {
+	case 'p':
+		rs_putc(r, '_');
+		break;
+	case 'h': case 't': case 'm': case 'y': case 'o': case 'j':
+		rs_const_uint(r);
+		break;
+	case 'a': case 's': case 'l': case 'x': case 'n': case 'i':
+		if (rs_eat(r, 'n'))
+			rs_putc(r, '-');
+		rs_const_uint(r);
+		break;
+	case 'b':
+		if (rs_hex(r, &v) != 1 || v > 1)
+			r->err = 1;
+		else
+			rs_puts(r, v ? "true" : "false");
+		break;
+	case 'c':
+		rs_const_char(r);
+		break;
+	default:
+		r->err = 1;
+	}
+	r->depth--;
+}
+
+static int
+rs_v0(struct rs *r)
+{
+	size_t k;
+	char c;
+
+	if (r->n == 0 || !rs_upper(r->s[0]))
+		return 0;
+	for (k = 0; k < r->n; k++) {
+		c = r->s[k];
+		if (c == '.')
+			break;
+		if (!(c == '_' || rs_alnum(c)))
+			return 0;
+	}
+	r->n = k;
+	rs_path(r, 1);
+	if (!r->err && r->i < r->n) {	/* the instantiating crate */
+		r->skip = 1;
+		rs_path(r, 0);
+	}
+	return !r->err && r->i == r->n;
+}
+
+size_t
+fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags)
+{
+	struct rs r;
+	int ok;
+
+	(void)flags;		/* c++filt -p changes nothing in Rust names */
+	memset(&r, 0, sizeof(r));
+	r.out = out;
+	r.ocap = cap < FOLD_DM_MAXOUT ? cap : FOLD_DM_MAXOUT;
+	r.maxwork = 2 * len + 2 * FOLD_DM_MAXOUT + 64;
+	if (len >= 2 && sym[0] == '_' && sym[1] == 'R') {
+		r.s = sym + 2;
+		r.n = len - 2;
+		ok = rs_v0(&r);
+	} else if (len >= 3 && sym[0] == '_' && sym[1] == 'Z' &&
+	    sym[2] == 'N') {
+		r.s = sym + 3;
+		r.n = len - 3;
+		ok = rs_legacy(&r);
+	} else
+		return 0;
+	return ok ? r.olen : 0;
+}
