@@ -28,6 +28,8 @@
 #define CX_PARSE_DEPTH 1024	/* nested parse calls */
 #define CX_FUNC_DEPTH 2048	/* nested function types, as libiberty */
 #define CX_PRINT_DEPTH 1024	/* nested print calls */
+#define CX_MAXSCOPE 512		/* saved template scopes */
+#define CX_MAXSAVED 2048	/* templates in them */
 
 enum {
 	C_NAME = 1, C_QUAL, C_LOCAL, C_TYPED, C_TEMPLATE, C_TPARAM, C_FPARAM,
@@ -1719,7 +1721,16 @@ struct pmod {				/* a pending modifier */
 	struct ptpl *tpls;
 };
 
+struct pscope {				/* templates seen by a T_& */
+	const struct cx *sub;
+	struct ptpl *tpls;
+};
+
 struct pr {
+	const struct cx *stack[CX_PRINT_DEPTH];	/* components being printed */
+	struct pscope scope[CX_MAXSCOPE];
+	struct ptpl saved[CX_MAXSAVED];
+	int nscope, nsaved;
 	char *out;
 	size_t len, cap;
 	char last;
@@ -2499,16 +2510,81 @@ print_trinary(struct pr *p, struct cx *c)
 	}
 }
 
+static struct pscope *
+get_scope(struct pr *p, const struct cx *sub)
+{
+	int i;
+
+	for (i = 0; i < p->nscope; i++)
+		if (p->scope[i].sub == sub)
+			return &p->scope[i];
+	return NULL;
+}
+
+/* Remember the templates in scope where sub is first printed. */
+static void
+save_scope(struct pr *p, const struct cx *sub)
+{
+	struct pscope *sc;
+	struct ptpl *t, **pp;
+
+	if (p->nscope >= CX_MAXSCOPE) {
+		p->err = 1;
+		return;
+	}
+	sc = &p->scope[p->nscope++];
+	sc->sub = sub;
+	sc->tpls = NULL;
+	pp = &sc->tpls;
+	for (t = p->tpls; t != NULL; t = t->next) {
+		if (p->nsaved >= CX_MAXSAVED) {
+			p->err = 1;
+			return;
+		}
+		*pp = &p->saved[p->nsaved++];
+		(*pp)->tpl = t->tpl;
+		(*pp)->next = NULL;
+		pp = &(*pp)->next;
+	}
+}
+
 static void
 print_reference(struct pr *p, struct cx *c)
 {
 	struct cx *sub = c->l, *inner = NULL;
+	struct ptpl *hold = NULL;
+	int restore = 0;
 
 	if (!p->lambda_arg && sub->t == C_TPARAM) {
-		struct cx *a = lookup_targ(p, sub);
+		struct pscope *sc = get_scope(p, sub);
+		struct cx *a;
+
+		if (sc == NULL) {
+			save_scope(p, sub);
+			if (p->err)
+				return;
+		} else {
+			/* reentered as a substitution: unless beneath sub or
+			 * c, use the templates of its first printing */
+			int i, found = 0;
+			for (i = p->depth - 1; i >= 0; i--)
+				if (p->stack[i] == sub ||
+				    (p->stack[i] == c && i != p->depth - 1)) {
+					found = 1;
+					break;
+				}
+			if (!found) {
+				hold = p->tpls;
+				p->tpls = sc->tpls;
+				restore = 1;
+			}
+		}
+		a = lookup_targ(p, sub);
 		if (a && a->t == C_TARGLIST)
 			a = index_targ(a, p->pack_index);
 		if (a == NULL) {
+			if (restore)
+				p->tpls = hold;
 			p->err = 1;
 			return;
 		}
@@ -2519,6 +2595,8 @@ print_reference(struct pr *p, struct cx *c)
 	else if (sub->t == C_RREF)
 		inner = sub->l;
 	print_modifier(p, c, inner);
+	if (restore)
+		p->tpls = hold;
 }
 
 static void
@@ -2767,7 +2845,7 @@ pc_inner(struct pr *p, struct cx *c)
 		putc_(p, ')');
 		return;
 	case C_PACK: {
-		struct cx *a = find_pack(p, c->l);
+		struct cx *a = p->lambda_arg ? NULL : find_pack(p, c->l);
 		if (a == NULL) {
 			subexpr(p, c->l);
 			puts_(p, "...");
@@ -2842,7 +2920,7 @@ pc(struct pr *p, struct cx *c)
 		return;
 	}
 	c->busy++;
-	p->depth++;
+	p->stack[p->depth++] = c;
 	pc_inner(p, c);
 	p->depth--;
 	c->busy--;
@@ -2911,7 +2989,17 @@ again:
 	if (c == NULL)
 		return 0;
 
-	memset(&p, 0, sizeof(p));
+	p.err = 0;
+	p.tpls = NULL;
+	p.mods = NULL;
+	p.depth = 0;
+	p.steps = 0;
+	p.pack_index = 0;
+	p.lambda_arg = 0;
+	p.cur_tpl = NULL;
+	p.nscope = p.nsaved = 0;
+	p.len = 0;
+	p.last = 0;
 	p.out = out;
 	p.cap = cap < FOLD_DM_MAXOUT ? cap : FOLD_DM_MAXOUT;
 	pc(&p, c);
