@@ -93,6 +93,10 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	# ... except first with --reverse, as flamegraph.pl (reversed, it is last)
 	run fg --reverse < <(printf ';a 1\n')
 	[ "$(titles <<< "$output")" = '<title>all (1 samples, 100%)</title><rect x="10" y="53"|<title>a (1 samples, 100.00%)</title><rect x="10" y="37"|' ]
+	# ';' then two blanks: a last frame of one blank, as flamegraph.pl
+	# reads it (the Java captures hold such frames)
+	run fg < <(printf 'a;b;  3\n')
+	[[ "$(titles <<< "$output")" == *'<title>b (3 samples, 100.00%)</title><rect x="10" y="53"|<title>  (3 samples, 100.00%)</title><rect x="10" y="37"|' ]]
 	# only empty frames: the count goes to the root
 	run --separate-stderr fg < <(printf 'a 1\n;; 2\n')
 	[ "$status" -eq 0 ]
