@@ -617,3 +617,28 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	diff <("$BIN/flamegraph-svg" --title "minieth: replaying blocks" "$FG/minieth.folded") \
 		"$BATS_TEST_DIRNAME/../examples/minieth.svg" > /dev/null
 }
+
+@test "flamegraph.pl's reference drawings: the same frames and fills (where the shared data is beside the project)" {
+	C=${FOLDKIT_CONFORMANCE:-$BATS_TEST_DIRNAME/../../shared/conformance/flamegraph-pl}
+	S=$C/../../bin/svg-frames
+	[ -d "$C/svg" ] && [ -x "$S" ] && command -v perl >/dev/null ||
+		skip "no reference drawings at $C (set FOLDKIT_CONFORMANCE)"
+	R=$C/test/results/perf-vertx-stacks-01-collapsed-all.txt
+	cmp() {	# REF.svg [--icicle] -- flamegraph-svg ARGS < input
+		local ref=$1 ic=
+		shift
+		[ "$1" = --icicle ] && { ic=--icicle; shift; }
+		fg "$@" > "$BATS_TEST_TMPDIR/ours.svg"
+		run "$S" --compare --fill $ic "$C/svg/$ref" "$BATS_TEST_TMPDIR/ours.svg"
+		[[ "${lines[-1]}" == *" passed, 0 failed" ]] || fail "$ref: ${lines[-1]}"
+	}
+	zcat "$C/example-perf-stacks-collapsed.txt.gz" > "$BATS_TEST_TMPDIR/ex.folded"
+	cmp example-perf-stacks.svg --hash "$BATS_TEST_TMPDIR/ex.folded"
+	cmp example-perf-stacks-default-colors.svg "$BATS_TEST_TMPDIR/ex.folded"
+	cmp example-perf-stacks-w800-min0.5pct.svg --hash --width 800 --minwidth 0.5% "$BATS_TEST_TMPDIR/ex.folded"
+	cmp java-all-java-palette.svg --colors java "$C/test/results/perf-java-stacks-01-collapsed-all.txt"
+	cmp vertx-all.svg --hash "$R"
+	cmp vertx-all-reverse.svg --hash --reverse "$R"
+	cmp vertx-all-inverted.svg --icicle --hash --inverted "$R"
+	cmp vertx-all-flamechart.svg --hash --flamechart "$R"
+}
