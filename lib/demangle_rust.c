@@ -476,6 +476,7 @@ rs_puny(struct rs *r, struct rs_ident id)
 		q[2] = (unsigned char)((c < 0x800 ? 0xc0 : 0x80) |
 		    ((c >> 6) & 0x3f));
 		q[3] = (unsigned char)(0x80 | (c & 0x3f));
+		i++;
 		if (pos == id.plen)
 			break;
 		delta /= damp;

@@ -587,7 +587,7 @@ int fold_perf_end(struct fold_perf *p);
  */
 enum {
 	FOLD_DTRACE_OFFSET = 1 << 0,	/* keep +0x offsets (not the leaf's) */
-	FOLD_DTRACE_RUST = 1 << 1,	/* demangle Rust legacy symbols */
+	FOLD_DTRACE_RUST = 1 << 1,	/* demangle Rust symbols */
 	FOLD_DTRACE_QUIET = 1 << 2,	/* no warnings */
 	FOLD_DTRACE_STRICT = 1 << 3	/* anything dropped is fatal */
 };
@@ -607,15 +607,6 @@ void fold_dtrace_run(struct fold_dtrace *d, int nfiles, char **files);
 void fold_dtrace_print(struct fold_dtrace *d);
 /* Final warnings; free everything; the exit status (0 or 1). */
 int fold_dtrace_end(struct fold_dtrace *d);
-/*
- * Demangle one Rust legacy symbol: "_ZN" (or "__ZN") length-prefixed
- * components "E", or an already split name ending in "::h" and 16 hex
- * digits.  The hash is dropped, $LT$ $GT$ $u20$ $C$ $RF$ $BP$ $SP$ $LP$ $RP$
- * and $uXX$ are decoded and ".." becomes "::".  Writes the name to out,
- * which must hold 2 * len bytes, and returns its length, or 0 (out
- * undefined) if s is not such a symbol.
- */
-size_t fold_rust_demangle(const char *s, size_t len, char *out);
 
 /* ---- svg.c, flame.c, flamejs.c: flame graphs as SVG -------------------- */
 

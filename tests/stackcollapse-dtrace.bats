@@ -168,8 +168,22 @@ case_ok() {
 }
 
 @test "--demangle-rust: other escapes, and names that are not Rust" {
-	run sc --demangle-rust < <(printf '    x`_ZN3foo13$BP$$SP$$u7e$3barE\n    _ZN3foo3barEv+0x1\n    m`a::b::h0123\n  1\n')
+	run sc --demangle-rust < <(printf '    x`_ZN3foo13$BP$$SP$$u7e$3bar17h0123456789abcdefE\n    _ZN3foo3barEv+0x1\n    m`a::b::h0123\n  1\n')
 	[ "$output" = 'm`a::b::h0123;_ZN3foo3barEv;x`foo::*@~::bar 1' ]
+}
+
+@test "--demangle-rust: c++filt's rules, a hash with 5 distinct digits at least" {
+	# As c++filt: no hash, or one of fewer than 5 distinct hex digits, is
+	# not a Rust legacy name (the same for names split by DTrace).
+	run sc --demangle-rust < <(printf '    x`_ZN3foo3bar17h5a5a5a5a5a5a5a5aE\n    x`_ZN3foo3barE\n    x`foo::bar::h5a5a5a5a5a5a5a5a\n    x`foo::bar::h5a5a5a5a5a5a5a5b\n  1\n')
+	[ "$output" = 'x`foo::bar::h5a5a5a5a5a5a5a5b;x`foo::bar::h5a5a5a5a5a5a5a5a;x`_ZN3foo3barE;x`_ZN3foo3bar17h5a5a5a5a5a5a5a5aE 1' ]
+	run sc --demangle-rust < <(printf '    x`foo::bar::h5a1b2c3d4e5f6a7b\n    x`_ZN3foo3bar17h5a1b2c3d4e5f6a7bE.llvm.42\n  1\n')
+	[ "$output" = 'x`foo::bar;x`foo::bar 1' ]
+}
+
+@test "--demangle-rust: v0 names (_R), and macOS's extra leading underscore" {
+	run sc --demangle-rust < <(printf '    x`_RINvCs1234_1m4workmEB2_+0x10\n    x`__RNvCs1234_1m4main\n    x`__ZN3std2rt10lang_start17h0123456789abcdefE\n    x`_RNvC1m1x.llvm.7\n  1\n')
+	[ "$output" = 'x`m::x;x`std::rt::lang_start;x`m::main;x`m::work::<u32> 1' ]
 }
 
 @test "a record with no frame counts as '-'; a count of 0 is kept" {
