@@ -1807,6 +1807,7 @@ struct pr {
 	long steps;
 	int pack_index;
 	int lambda_arg;
+	int commas;		/* ", " to write before the next output */
 	const struct cx *cur_tpl;
 };
 
@@ -1817,6 +1818,17 @@ put(struct pr *p, const char *s, size_t n)
 {
 	if (p->err || n == 0)
 		return;
+	while (p->commas > 0) {
+		/* the ", " of the argument lists around, now followed by
+		 * something */
+		if (p->cap - p->len < 2) {
+			p->err = 1;
+			return;
+		}
+		memcpy(p->out + p->len, ", ", 2);
+		p->len += 2;
+		p->commas--;
+	}
 	if (p->cap - p->len < n) {
 		p->err = 1;
 		return;
@@ -2853,12 +2865,14 @@ pc_inner(struct pr *p, struct cx *c)
 		if (c->l != NULL)
 			pc(p, c->l);
 		if (c->r != NULL) {
-			size_t len;
-			puts_(p, ", ");
-			len = p->len;
+			/* ", " is written only if the rest prints something
+			 * (an empty pack does not); like libiberty, which takes
+			 * it back, the last character is then a blank */
+			int commas = ++p->commas;
+			p->last = ' ';
 			pc(p, c->r);
-			if (p->len == len && !p->err)
-				p->len -= 2;
+			if (p->commas == commas)
+				p->commas--;
 		}
 		return;
 	case C_INITLIST:
@@ -3080,6 +3094,7 @@ again:
 	p.steps = 0;
 	p.pack_index = 0;
 	p.lambda_arg = 0;
+	p.commas = 0;
 	p.cur_tpl = NULL;
 	p.nscope = p.nsaved = 0;
 	p.len = 0;
