@@ -13,11 +13,15 @@
  */
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fold.h"
 
 #define RS_MAXDEPTH 1024	/* libiberty's RUST_MAX_RECURSION_COUNT */
 #define RS_MAXPUNY 512		/* code points of one punycode identifier */
+#define RS_NMEMO 32		/* back-references remembered */
 
 struct rs {
 	const char *s;		/* past "_R" or "_ZN" */
@@ -28,8 +32,19 @@ struct rs {
 	size_t work, maxwork;	/* steps taken, allowed */
 	uint64_t bound;		/* lifetimes bound by enclosing binders */
 	unsigned depth;
+	unsigned maxdepth;	/* the deepest since the last reset */
 	int skip;		/* parse without printing */
 	int err;
+	/* Back-references printed before, to copy their output rather than
+	 * parse them again: the output of a path or type depends only on
+	 * where it starts, in_value and the lifetimes bound. */
+	struct rs_memo {
+		size_t pos, off, len;
+		uint64_t bound;
+		unsigned used;	/* recursion levels it took */
+		int kind;	/* 0, 1: a path (in_value); 2: a type */
+	} memo[RS_NMEMO];
+	unsigned nmemo;
 };
 
 struct rs_ident {
@@ -37,6 +52,27 @@ struct rs_ident {
 	size_t alen;
 	const char *p;		/* the punycode part, or NULL */
 	size_t plen;
+};
+
+/* Bytes of v0 identifiers ([0-9A-Za-z_]), of legacy symbols (those and
+ * "$.:@"). */
+enum { RS_V0 = 1, RS_LEG = 2 };
+static const unsigned char rs_cls[256] = {
+#define V (RS_V0 | RS_LEG)
+	['0'] = V, ['1'] = V, ['2'] = V, ['3'] = V, ['4'] = V, ['5'] = V,
+	['6'] = V, ['7'] = V, ['8'] = V, ['9'] = V, ['_'] = V,
+	['A'] = V, ['B'] = V, ['C'] = V, ['D'] = V, ['E'] = V, ['F'] = V,
+	['G'] = V, ['H'] = V, ['I'] = V, ['J'] = V, ['K'] = V, ['L'] = V,
+	['M'] = V, ['N'] = V, ['O'] = V, ['P'] = V, ['Q'] = V, ['R'] = V,
+	['S'] = V, ['T'] = V, ['U'] = V, ['V'] = V, ['W'] = V, ['X'] = V,
+	['Y'] = V, ['Z'] = V,
+	['a'] = V, ['b'] = V, ['c'] = V, ['d'] = V, ['e'] = V, ['f'] = V,
+	['g'] = V, ['h'] = V, ['i'] = V, ['j'] = V, ['k'] = V, ['l'] = V,
+	['m'] = V, ['n'] = V, ['o'] = V, ['p'] = V, ['q'] = V, ['r'] = V,
+	['s'] = V, ['t'] = V, ['u'] = V, ['v'] = V, ['w'] = V, ['x'] = V,
+	['y'] = V, ['z'] = V,
+	['$'] = RS_LEG, ['.'] = RS_LEG, [':'] = RS_LEG, ['@'] = RS_LEG,
+#undef V
 };
 
 static int
@@ -55,12 +91,6 @@ static int
 rs_upper(int c)
 {
 	return c >= 'A' && c <= 'Z';
-}
-
-static int
-rs_alnum(int c)
-{
-	return rs_digit(c) || rs_lower(c) || rs_upper(c);
 }
 
 static char
@@ -104,7 +134,7 @@ rs_step(struct rs *r, size_t n)
 static void
 rs_put(struct rs *r, const char *s, size_t n)
 {
-	if (r->skip || r->err)
+	if (r->skip || r->err || n == 0)
 		return;
 	if (n > r->ocap - r->olen) {
 		r->err = 1;
@@ -293,14 +323,10 @@ rs_legacy(struct rs *r)
 	struct rs_ident id = { NULL, 0, NULL, 0 };
 	size_t k;
 	int dot = 1;
-	char c;
 
-	for (k = 0; k < r->n; k++) {
-		c = r->s[k];
-		if (!(c == '_' || rs_alnum(c) || c == '$' || c == '.' ||
-		    c == ':' || c == '@'))
+	for (k = 0; k < r->n; k++)
+		if (!(rs_cls[(unsigned char)r->s[k]] & RS_LEG))
 			return 0;
-	}
 	/* The last 'E', or the last one before a ".suffix". */
 	while (r->n > 0 && !(dot && r->s[r->n - 1] == 'E')) {
 		dot = r->s[r->n - 1] == '.';
@@ -331,30 +357,53 @@ rs_legacy(struct rs *r)
 
 /* ---- v0 ---------------------------------------------------------------- */
 
-/* A base-62 number ended by '_': "_" is 0, "<digits>_" is 1 + value. */
+/* Base-62 digits: value + 1; 0 for any other byte. */
+static const unsigned char rs_b62[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['g'] = 17, ['h'] = 18, ['i'] = 19, ['j'] = 20,
+	['k'] = 21, ['l'] = 22, ['m'] = 23, ['n'] = 24, ['o'] = 25,
+	['p'] = 26, ['q'] = 27, ['r'] = 28, ['s'] = 29, ['t'] = 30,
+	['u'] = 31, ['v'] = 32, ['w'] = 33, ['x'] = 34, ['y'] = 35,
+	['z'] = 36,
+	['A'] = 37, ['B'] = 38, ['C'] = 39, ['D'] = 40, ['E'] = 41,
+	['F'] = 42, ['G'] = 43, ['H'] = 44, ['I'] = 45, ['J'] = 46,
+	['K'] = 47, ['L'] = 48, ['M'] = 49, ['N'] = 50, ['O'] = 51,
+	['P'] = 52, ['Q'] = 53, ['R'] = 54, ['S'] = 55, ['T'] = 56,
+	['U'] = 57, ['V'] = 58, ['W'] = 59, ['X'] = 60, ['Y'] = 61,
+	['Z'] = 62,
+};
+
+/* A base-62 number ended by '_': "_" is 0, "<digits>_" is 1 + value
+ * (modulo 2^64, as libiberty). */
 static uint64_t
 rs_int62(struct rs *r)
 {
+	const char *s = r->s;
+	size_t i = r->i, n = r->n;
 	uint64_t x = 0;
-	char c;
+	unsigned v;
 
-	if (rs_eat(r, '_'))
+	if (i < n && s[i] == '_') {
+		r->i = i + 1;
 		return 0;
-	while (!rs_eat(r, '_')) {
-		c = rs_next(r);
-		x *= 62;
-		if (rs_digit(c))
-			x += (uint64_t)(c - '0');
-		else if (rs_lower(c))
-			x += (uint64_t)(10 + c - 'a');
-		else if (rs_upper(c))
-			x += (uint64_t)(36 + c - 'A');
-		else {
-			r->err = 1;
-			return 0;
-		}
 	}
+	for (;; i++) {
+		if (i >= n)
+			goto bad;
+		if (s[i] == '_')
+			break;
+		if ((v = rs_b62[(unsigned char)s[i]]) == 0)
+			goto bad;
+		x = x * 62 + (v - 1);
+	}
+	r->i = i + 1;
 	return x + 1;
+bad:
+	r->i = i;
+	r->err = 1;
+	return 0;
 }
 
 static uint64_t
@@ -365,59 +414,66 @@ rs_opt62(struct rs *r, char tag)
 	return 1 + rs_int62(r);
 }
 
-static struct rs_ident
-rs_ident(struct rs *r)
+/* An identifier: ["u"] decimal length ["_"] bytes, put in *id (a NULL
+ * when its ASCII part is empty).  0 (and the error set) if malformed. */
+static int
+rs_ident(struct rs *r, struct rs_ident *id)
 {
-	struct rs_ident id = { NULL, 0, NULL, 0 };
-	int puny = rs_eat(r, 'u');
-	size_t len, start;
-	char c = rs_next(r);
+	const char *s = r->s;
+	size_t i = r->i, n = r->n, len, end;
+	int puny = 0;
 
-	if (!rs_digit(c)) {
-		r->err = 1;
-		return id;
+	id->a = NULL;
+	id->alen = 0;
+	id->p = NULL;
+	id->plen = 0;
+	if (i < n && s[i] == 'u') {
+		puny = 1;
+		i++;
 	}
-	len = (size_t)(c - '0');
-	if (c != '0')
-		while (rs_digit(rs_peek(r))) {
-			len = len * 10 + (size_t)(rs_next(r) - '0');
-			if (len > r->n) {
-				r->err = 1;
-				return id;
-			}
+	if (i >= n || !rs_digit(s[i]))
+		goto bad;
+	len = (size_t)(s[i++] - '0');
+	if (len != 0)
+		while (i < n && rs_digit(s[i])) {
+			len = len * 10 + (size_t)(s[i++] - '0');
+			if (len > n)
+				goto bad;
 		}
-	rs_eat(r, '_');
-	start = r->i;
-	if (len > r->n - start) {
-		r->err = 1;
-		return id;
-	}
-	r->i += len;
-	id.a = r->s + start;
-	id.alen = len;
+	if (i < n && s[i] == '_')
+		i++;
+	if (len > n - i)
+		goto bad;
+	end = i + len;
+	r->i = end;
+	id->alen = len;
 	if (puny) {
 		/* The last '_' separates the ASCII part from the punycode. */
-		while (id.alen > 0) {
-			id.alen--;
-			if (id.a[id.alen] == '_')
+		while (id->alen > 0) {
+			id->alen--;
+			if (s[i + id->alen] == '_')
 				break;
-			id.plen++;
+			id->plen++;
 		}
-		if (id.plen == 0) {
+		if (id->plen == 0) {
 			r->err = 1;
-			return id;
+			return 0;
 		}
-		id.p = id.a + (len - id.plen);
+		id->p = s + end - id->plen;
 	}
-	if (id.alen == 0)
-		id.a = NULL;
-	return id;
+	if (id->alen > 0)
+		id->a = s + i;
+	return 1;
+bad:
+	r->i = i;
+	r->err = 1;
+	return 0;
 }
 
 /* Punycode (RFC 3492) decoded as libiberty decodes it, code points kept as
  * 4-byte groups (zero bytes dropped when printed). */
 static void
-rs_puny(struct rs *r, struct rs_ident id)
+rs_puny(struct rs *r, const struct rs_ident *id)
 {
 	unsigned char buf[RS_MAXPUNY][4], *q, d;
 	char o[RS_MAXPUNY * 4];
@@ -425,17 +481,17 @@ rs_puny(struct rs *r, struct rs_ident id)
 	size_t olen;
 	uint32_t c = 0x80;
 
-	if (id.alen + id.plen > RS_MAXPUNY) {
+	if (id->alen + id->plen > RS_MAXPUNY) {
 		r->err = 1;
 		return;
 	}
-	if (!rs_step(r, id.alen + id.plen))
+	if (!rs_step(r, id->alen + id->plen))
 		return;
-	for (len = 0; len < id.alen; len++) {
+	for (len = 0; len < id->alen; len++) {
 		buf[len][0] = buf[len][1] = buf[len][2] = 0;
-		buf[len][3] = (unsigned char)id.a[len];
+		buf[len][3] = (unsigned char)id->a[len];
 	}
-	while (pos < id.plen) {
+	while (pos < id->plen) {
 		delta = 0;
 		w = 1;
 		k = 0;
@@ -446,9 +502,9 @@ rs_puny(struct rs *r, struct rs_ident id)
 				t = 1;
 			if (t > 26)
 				t = 26;
-			if (pos >= id.plen)
+			if (pos >= id->plen)
 				return;		/* cut short: nothing printed */
-			d = (unsigned char)id.p[pos++];
+			d = (unsigned char)id->p[pos++];
 			if (rs_lower(d))
 				d = (unsigned char)(d - 'a');
 			else if (rs_digit(d))
@@ -477,7 +533,7 @@ rs_puny(struct rs *r, struct rs_ident id)
 		    ((c >> 6) & 0x3f));
 		q[3] = (unsigned char)(0x80 | (c & 0x3f));
 		i++;
-		if (pos == id.plen)
+		if (pos == id->plen)
 			break;
 		delta /= damp;
 		damp = 2;
@@ -496,12 +552,12 @@ rs_puny(struct rs *r, struct rs_ident id)
 }
 
 static void
-rs_print_ident(struct rs *r, struct rs_ident id)
+rs_print_ident(struct rs *r, const struct rs_ident *id)
 {
 	if (r->err || r->skip)
 		return;
-	if (id.p == NULL)
-		rs_put(r, id.a, id.alen);
+	if (id->p == NULL)
+		rs_put(r, id->a, id->alen);
 	else
 		rs_puny(r, id);
 }
@@ -564,7 +620,64 @@ rs_enter(struct rs *r)
 		r->depth--;
 		return 0;
 	}
+	if (r->depth > r->maxdepth)
+		r->maxdepth = r->depth;
 	return 1;
+}
+
+static void rs_path(struct rs *r, int in_value);
+static void rs_type(struct rs *r);
+
+/*
+ * Print the path (kind 0 or 1: in_value) or type (kind 2) at pos, a
+ * back-reference's target: copied from the output when printed before
+ * (with the same lifetimes bound, and if it would not now pass the
+ * recursion limit, which it would at this depth when c++filt fails), else
+ * parsed and remembered.
+ */
+static void
+rs_follow(struct rs *r, size_t pos, int kind)
+{
+	struct rs_memo *m;
+	size_t save = r->i, off = r->olen;
+	unsigned k, maxdepth = r->maxdepth, depth = r->depth;
+
+	for (k = 0; k < r->nmemo; k++) {
+		m = &r->memo[k];
+		if (m->pos == pos && m->kind == kind && m->bound == r->bound) {
+			if (depth + m->used > RS_MAXDEPTH) {
+				r->err = 1;
+				return;
+			}
+			if (!rs_step(r, 1))
+				return;
+			if (m->len > r->ocap - r->olen) {
+				r->err = 1;
+				return;
+			}
+			memcpy(r->out + r->olen, r->out + m->off, m->len);
+			r->olen += m->len;
+			return;
+		}
+	}
+	r->i = pos;
+	r->maxdepth = depth;
+	if (kind == 2)
+		rs_type(r);
+	else
+		rs_path(r, kind);
+	r->i = save;
+	if (!r->err && r->nmemo < RS_NMEMO) {
+		m = &r->memo[r->nmemo++];
+		m->pos = pos;
+		m->off = off;
+		m->len = r->olen - off;
+		m->bound = r->bound;
+		m->used = r->maxdepth - depth;
+		m->kind = kind;
+	}
+	if (maxdepth > r->maxdepth)
+		r->maxdepth = maxdepth;
 }
 
 /* Follow a back-reference (its target in *to) with fn, unless skipping. */
@@ -592,7 +705,7 @@ rs_path(struct rs *r, int in_value)
 {
 	struct rs_ident id;
 	uint64_t dis;
-	size_t k, save;
+	size_t k;
 	int skip;
 	char tag, ns;
 
@@ -601,8 +714,8 @@ rs_path(struct rs *r, int in_value)
 	switch (tag = rs_next(r)) {
 	case 'C':
 		rs_opt62(r, 's');
-		id = rs_ident(r);
-		rs_print_ident(r, id);
+		rs_ident(r, &id);
+		rs_print_ident(r, &id);
 		break;
 	case 'N':
 		ns = rs_next(r);
@@ -612,7 +725,7 @@ rs_path(struct rs *r, int in_value)
 		}
 		rs_path(r, in_value);
 		dis = rs_opt62(r, 's');
-		id = rs_ident(r);
+		rs_ident(r, &id);
 		if (rs_upper(ns)) {
 			rs_put(r, "::{", 3);
 			if (ns == 'C')
@@ -623,14 +736,14 @@ rs_path(struct rs *r, int in_value)
 				rs_putc(r, ns);
 			if (id.a != NULL || id.p != NULL) {
 				rs_putc(r, ':');
-				rs_print_ident(r, id);
+				rs_print_ident(r, &id);
 			}
 			rs_putc(r, '#');
 			rs_uint(r, dis, 0);
 			rs_putc(r, '}');
 		} else if (id.a != NULL || id.p != NULL) {
 			rs_put(r, "::", 2);
-			rs_print_ident(r, id);
+			rs_print_ident(r, &id);
 		}
 		break;
 	case 'M':
@@ -664,12 +777,8 @@ rs_path(struct rs *r, int in_value)
 		break;
 	case 'B':
 		k = rs_backref(r);
-		if (!r->skip && !r->err) {
-			save = r->i;
-			r->i = k;
-			rs_path(r, in_value);
-			r->i = save;
-		}
+		if (!r->skip && !r->err)
+			rs_follow(r, k, in_value);
 		break;
 	default:
 		r->err = 1;
@@ -739,7 +848,7 @@ rs_fn(struct rs *r)
 			abi.a = "C";
 			abi.alen = 1;
 		} else {
-			abi = rs_ident(r);
+			rs_ident(r, &abi);
 			if (r->err || abi.a == NULL || abi.p != NULL) {
 				r->err = 1;
 				r->bound = bound;
@@ -809,8 +918,8 @@ rs_dyn_trait(struct rs *r)
 	while (!r->err && rs_eat(r, 'p')) {
 		rs_put(r, open ? ", " : "<", open ? 2 : 1);
 		open = 1;
-		id = rs_ident(r);
-		rs_print_ident(r, id);
+		rs_ident(r, &id);
+		rs_print_ident(r, &id);
 		rs_put(r, " = ", 3);
 		rs_type(r);
 	}
@@ -823,7 +932,7 @@ rs_type(struct rs *r)
 {
 	const char *b;
 	uint64_t lt, bound;
-	size_t k, save;
+	size_t k;
 	char tag;
 
 	if (r->err)
@@ -902,12 +1011,8 @@ rs_type(struct rs *r)
 		break;
 	case 'B':
 		k = rs_backref(r);
-		if (!r->skip && !r->err) {
-			save = r->i;
-			r->i = k;
-			rs_type(r);
-			r->i = save;
-		}
+		if (!r->skip && !r->err)
+			rs_follow(r, k, 2);
 		break;
 	default:
 		r->i--;		/* the tag is the path's */
@@ -1034,21 +1139,54 @@ rs_const(struct rs *r)
 	r->depth--;
 }
 
+/* The length of the run of v0 bytes ([0-9A-Za-z_]) at the start of s. */
+static size_t
+rs_v0_span(const char *s, size_t n)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	const __m128i d0 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
+	const __m128i la = _mm_set1_epi8('a' - 1), lz = _mm_set1_epi8('z' + 1);
+	const __m128i bit = _mm_set1_epi8(0x20), us = _mm_set1_epi8('_');
+	__m128i x, l, ok;
+	unsigned bad;
+
+	/* Signed compares: bytes >= 0x80 are negative, never in a range;
+	 * "| 0x20" folds A-Z onto a-z and moves nothing else there. */
+	for (; i + 16 <= n; i += 16) {
+		x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		l = _mm_or_si128(x, bit);
+		ok = _mm_or_si128(
+		    _mm_and_si128(_mm_cmpgt_epi8(x, d0), _mm_cmpgt_epi8(d9, x)),
+		    _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(l, la),
+		    _mm_cmpgt_epi8(lz, l)), _mm_cmpeq_epi8(x, us)));
+		bad = (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+		if (bad != 0) {
+			while (!(bad & 1)) {
+				bad >>= 1;
+				i++;
+			}
+			return i;
+		}
+	}
+#endif
+	while (i < n && (rs_cls[(unsigned char)s[i]] & RS_V0))
+		i++;
+	return i;
+}
+
 static int
 rs_v0(struct rs *r)
 {
 	size_t k;
-	char c;
 
 	if (r->n == 0 || !rs_upper(r->s[0]))
 		return 0;
-	for (k = 0; k < r->n; k++) {
-		c = r->s[k];
-		if (c == '.')
-			break;
-		if (!(c == '_' || rs_alnum(c)))
-			return 0;
-	}
+	/* Only [0-9A-Za-z_] up to a ".suffix" (anything after it). */
+	k = rs_v0_span(r->s, r->n);
+	if (k < r->n && r->s[k] != '.')
+		return 0;
 	r->n = k;
 	rs_path(r, 1);
 	if (!r->err && r->i < r->n) {	/* the instantiating crate */
