@@ -25,6 +25,7 @@
 
 struct rs {
 	const char *s;		/* past "_R" or "_ZN" */
+	const char *end;	/* the end of the symbol (readable up to) */
 	size_t n;		/* its length, a v0 ".suffix" left out */
 	size_t i;		/* the next byte */
 	char *out;
@@ -170,6 +171,62 @@ rs_uint(struct rs *r, uint64_t v, int hex)
 	rs_put(r, b + k, sizeof(b) - k);
 }
 
+/*
+ * The length of the run at the start of s of bytes of class cls: RS_V0
+ * ([0-9A-Za-z_]) or RS_LEG (those and "$.:@"); *esc set if it may hold
+ * '$' or '.' (escapes, for legacy names).
+ */
+static size_t
+rs_span(const char *s, size_t n, unsigned cls, int *esc)
+{
+	size_t i = 0;
+	unsigned e = 0;
+
+#ifdef __SSE2__
+	const __m128i d0 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
+	const __m128i la = _mm_set1_epi8('a' - 1), lz = _mm_set1_epi8('z' + 1);
+	const __m128i bit = _mm_set1_epi8(0x20), us = _mm_set1_epi8('_');
+	const __m128i dl = _mm_set1_epi8('$'), dot = _mm_set1_epi8('.');
+	const __m128i co = _mm_set1_epi8(':'), at = _mm_set1_epi8('@');
+	__m128i x, l, ok;
+	unsigned bad;
+
+	/* Signed compares: bytes >= 0x80 are negative, never in a range;
+	 * "| 0x20" folds A-Z onto a-z and moves nothing else there. */
+	for (; i + 16 <= n; i += 16) {
+		x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		l = _mm_or_si128(x, bit);
+		ok = _mm_or_si128(
+		    _mm_and_si128(_mm_cmpgt_epi8(x, d0), _mm_cmpgt_epi8(d9, x)),
+		    _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(l, la),
+		    _mm_cmpgt_epi8(lz, l)), _mm_cmpeq_epi8(x, us)));
+		if (cls == RS_LEG) {
+			l = _mm_or_si128(_mm_cmpeq_epi8(x, dl),
+			    _mm_cmpeq_epi8(x, dot));
+			e |= (unsigned)_mm_movemask_epi8(l);
+			ok = _mm_or_si128(ok, _mm_or_si128(l,
+			    _mm_or_si128(_mm_cmpeq_epi8(x, co),
+			    _mm_cmpeq_epi8(x, at))));
+		}
+		bad = (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+		if (bad != 0) {
+			while (!(bad & 1)) {
+				bad >>= 1;
+				i++;
+			}
+			*esc = 1;
+			return i;
+		}
+	}
+#endif
+	while (i < n && (rs_cls[(unsigned char)s[i]] & cls)) {
+		e |= s[i] == '$' || s[i] == '.';
+		i++;
+	}
+	*esc = e != 0;
+	return i;
+}
+
 /* ---- legacy ------------------------------------------------------------ */
 
 /* A "$...$" escape at e[0..len): the character, its length in *elen; 0 if
@@ -223,6 +280,39 @@ rs_legacy_escape(const char *e, size_t len, size_t *elen)
 	return c;
 }
 
+/* The first '$' or '.' of a[0..n), or n; end: where reading must stop. */
+static size_t
+rs_legacy_plain(const char *a, size_t n, const char *end)
+{
+	size_t k = 1;
+
+#ifdef __SSE2__
+	const __m128i dl = _mm_set1_epi8('$'), dot = _mm_set1_epi8('.');
+	__m128i x;
+	unsigned m;
+
+	for (; k < n && (size_t)(end - a) >= k + 16; k += 16) {
+		x = _mm_loadu_si128((const __m128i *)(const void *)(a + k));
+		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_cmpeq_epi8(x, dl), _mm_cmpeq_epi8(x, dot)));
+		if (m != 0) {
+#if defined(__GNUC__) || defined(__clang__)
+			k += (size_t)__builtin_ctz(m);
+#else
+			while (!(m & 1)) {
+				m >>= 1;
+				k++;
+			}
+#endif
+			return k < n ? k : n;
+		}
+	}
+#endif
+	for (; k < n && a[k] != '$' && a[k] != '.'; k++)
+		;
+	return k < n ? k : n;
+}
+
 static void
 rs_legacy_ident(struct rs *r, const char *a, size_t n)
 {
@@ -250,8 +340,7 @@ rs_legacy_ident(struct rs *r, const char *a, size_t n)
 				k = 1;
 			}
 		} else {
-			for (k = 0; k < n && a[k] != '$' && a[k] != '.'; k++)
-				;
+			k = rs_legacy_plain(a, n, r->end);
 			rs_put(r, a, k);
 		}
 		a += k;
@@ -293,40 +382,41 @@ rs_legacy_parse(struct rs *r)
 	return id;
 }
 
+/* Lower-case hex digits: value + 1; 0 for any other byte. */
+static const unsigned char rs_hexv[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12,
+	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
+
 /* "h" and 16 lower-case hex digits, at least 5 of them distinct. */
 static int
-rs_legacy_hash(struct rs_ident id)
+rs_legacy_hash(const struct rs_ident *id)
 {
-	unsigned seen = 0, count = 0;
+	unsigned seen = 0, v;
 	size_t k;
-	char c;
 
-	if (id.alen != 17 || id.a[0] != 'h')
+	if (id->alen != 17 || id->a[0] != 'h')
 		return 0;
 	for (k = 1; k < 17; k++) {
-		c = id.a[k];
-		if (rs_digit(c))
-			seen |= 1u << (c - '0');
-		else if (c >= 'a' && c <= 'f')
-			seen |= 1u << (c - 'a' + 10);
-		else
+		if ((v = rs_hexv[(unsigned char)id->a[k]]) == 0)
 			return 0;
+		seen |= 1u << (v - 1);
 	}
-	for (; seen; seen >>= 1)
-		count += seen & 1;
-	return count >= 5;
+	seen = seen - ((seen >> 1) & 0x5555u);
+	seen = (seen & 0x3333u) + ((seen >> 2) & 0x3333u);
+	seen = (seen + (seen >> 4)) & 0x0f0fu;
+	return (seen & 0xffu) + (seen >> 8) >= 5;
 }
 
 static int
 rs_legacy(struct rs *r)
 {
 	struct rs_ident id = { NULL, 0, NULL, 0 };
-	size_t k;
-	int dot = 1;
+	int dot = 1, esc;
 
-	for (k = 0; k < r->n; k++)
-		if (!(rs_cls[(unsigned char)r->s[k]] & RS_LEG))
-			return 0;
+	if (rs_span(r->s, r->n, RS_LEG, &esc) != r->n)
+		return 0;
 	/* The last 'E', or the last one before a ".suffix". */
 	while (r->n > 0 && !(dot && r->s[r->n - 1] == 'E')) {
 		dot = r->s[r->n - 1] == '.';
@@ -342,7 +432,7 @@ rs_legacy(struct rs *r)
 		if (r->err || id.a == NULL)
 			return 0;
 	} while (r->i < r->n);
-	if (!rs_legacy_hash(id))
+	if (!rs_legacy_hash(&id))
 		return 0;
 	r->i = 0;
 	r->n -= 19;
@@ -350,7 +440,10 @@ rs_legacy(struct rs *r)
 		if (r->i > 0)
 			rs_put(r, "::", 2);
 		id = rs_legacy_parse(r);
-		rs_legacy_ident(r, id.a, id.alen);
+		if (esc)
+			rs_legacy_ident(r, id.a, id.alen);
+		else
+			rs_put(r, id.a, id.alen);
 	} while (r->i < r->n && !r->err);
 	return !r->err;
 }
@@ -404,6 +497,23 @@ bad:
 	r->i = i;
 	r->err = 1;
 	return 0;
+}
+
+/* A disambiguator ("s" base-62) whose value is not printed: skipped to its
+ * '_' (rs_v0_span() saw only [0-9A-Za-z_], all base-62 digits but '_'). */
+static void
+rs_skip_dis(struct rs *r)
+{
+	const char *s = r->s, *u;
+
+	if (r->i < r->n && s[r->i] == 's') {
+		u = memchr(s + r->i + 1, '_', r->n - r->i - 1);
+		if (u == NULL) {
+			r->i = r->n;
+			r->err = 1;
+		} else
+			r->i = (size_t)(u - s) + 1;
+	}
 }
 
 static uint64_t
@@ -704,7 +814,7 @@ static void
 rs_path(struct rs *r, int in_value)
 {
 	struct rs_ident id;
-	uint64_t dis;
+	uint64_t dis = 0;
 	size_t k;
 	int skip;
 	char tag, ns;
@@ -713,7 +823,7 @@ rs_path(struct rs *r, int in_value)
 		return;
 	switch (tag = rs_next(r)) {
 	case 'C':
-		rs_opt62(r, 's');
+		rs_skip_dis(r);
 		rs_ident(r, &id);
 		rs_print_ident(r, &id);
 		break;
@@ -724,7 +834,10 @@ rs_path(struct rs *r, int in_value)
 			break;
 		}
 		rs_path(r, in_value);
-		dis = rs_opt62(r, 's');
+		if (rs_upper(ns))
+			dis = rs_opt62(r, 's');
+		else
+			rs_skip_dis(r);
 		rs_ident(r, &id);
 		if (rs_upper(ns)) {
 			rs_put(r, "::{", 3);
@@ -748,7 +861,7 @@ rs_path(struct rs *r, int in_value)
 		break;
 	case 'M':
 	case 'X':
-		rs_opt62(r, 's');
+		rs_skip_dis(r);
 		skip = r->skip;
 		r->skip = 1;
 		rs_path(r, in_value);
@@ -1139,52 +1252,16 @@ rs_const(struct rs *r)
 	r->depth--;
 }
 
-/* The length of the run of v0 bytes ([0-9A-Za-z_]) at the start of s. */
-static size_t
-rs_v0_span(const char *s, size_t n)
-{
-	size_t i = 0;
-
-#ifdef __SSE2__
-	const __m128i d0 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
-	const __m128i la = _mm_set1_epi8('a' - 1), lz = _mm_set1_epi8('z' + 1);
-	const __m128i bit = _mm_set1_epi8(0x20), us = _mm_set1_epi8('_');
-	__m128i x, l, ok;
-	unsigned bad;
-
-	/* Signed compares: bytes >= 0x80 are negative, never in a range;
-	 * "| 0x20" folds A-Z onto a-z and moves nothing else there. */
-	for (; i + 16 <= n; i += 16) {
-		x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		l = _mm_or_si128(x, bit);
-		ok = _mm_or_si128(
-		    _mm_and_si128(_mm_cmpgt_epi8(x, d0), _mm_cmpgt_epi8(d9, x)),
-		    _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(l, la),
-		    _mm_cmpgt_epi8(lz, l)), _mm_cmpeq_epi8(x, us)));
-		bad = (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
-		if (bad != 0) {
-			while (!(bad & 1)) {
-				bad >>= 1;
-				i++;
-			}
-			return i;
-		}
-	}
-#endif
-	while (i < n && (rs_cls[(unsigned char)s[i]] & RS_V0))
-		i++;
-	return i;
-}
-
 static int
 rs_v0(struct rs *r)
 {
 	size_t k;
+	int esc;
 
 	if (r->n == 0 || !rs_upper(r->s[0]))
 		return 0;
 	/* Only [0-9A-Za-z_] up to a ".suffix" (anything after it). */
-	k = rs_v0_span(r->s, r->n);
+	k = rs_span(r->s, r->n, RS_V0, &esc);
 	if (k < r->n && r->s[k] != '.')
 		return 0;
 	r->n = k;
@@ -1204,18 +1281,26 @@ fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
 	int ok;
 
 	(void)flags;		/* c++filt -p changes nothing in Rust names */
-	memset(&r, 0, sizeof(r));
+	if (len < 2 || sym[0] != '_' || (sym[1] != 'R' && sym[1] != 'Z'))
+		return 0;
+	/* Not memset: the memo table is only read up to nmemo. */
+	r.i = r.olen = r.work = 0;
+	r.bound = 0;
+	r.depth = r.maxdepth = r.nmemo = 0;
+	r.skip = r.err = 0;
 	r.out = out;
 	r.ocap = cap < FOLD_DM_MAXOUT ? cap : FOLD_DM_MAXOUT;
 	r.maxwork = 2 * len + 2 * FOLD_DM_MAXOUT + 64;
 	if (len >= 2 && sym[0] == '_' && sym[1] == 'R') {
 		r.s = sym + 2;
 		r.n = len - 2;
+		r.end = sym + len;
 		ok = rs_v0(&r);
 	} else if (len >= 3 && sym[0] == '_' && sym[1] == 'Z' &&
 	    sym[2] == 'N') {
 		r.s = sym + 3;
 		r.n = len - 3;
+		r.end = sym + len;
 		ok = rs_legacy(&r);
 	} else
 		return 0;
