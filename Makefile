@@ -88,7 +88,7 @@ check: test
 demo: all
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin sh examples/demo.sh
 
-bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat
+bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat $(BUILD)/test/demangle
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin BENCH=$(CURDIR)/$(BUILD)/bench \
 		sh tests/bench/run.sh
 

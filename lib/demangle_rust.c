@@ -132,6 +132,23 @@ rs_step(struct rs *r, size_t n)
 	return !r->err;
 }
 
+/* memcpy, inline for the short pieces names are made of. */
+static void
+rs_copy(char *d, const char *s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
+		while (n-- > 0)
+			*d++ = *s++;
+	} else
+		memcpy(d, s, n);
+}
+
 static void
 rs_put(struct rs *r, const char *s, size_t n)
 {
@@ -141,7 +158,7 @@ rs_put(struct rs *r, const char *s, size_t n)
 		r->err = 1;
 		return;
 	}
-	memcpy(r->out + r->olen, s, n);
+	rs_copy(r->out + r->olen, s, n);
 	r->olen += n;
 }
 
@@ -413,7 +430,7 @@ static int
 rs_legacy(struct rs *r)
 {
 	struct rs_ident id = { NULL, 0, NULL, 0 };
-	int dot = 1, esc;
+	int dot = 1, esc, first;
 
 	if (rs_span(r->s, r->n, RS_LEG, &esc) != r->n)
 		return 0;
@@ -427,25 +444,24 @@ rs_legacy(struct rs *r)
 	r->n--;
 	if (!(r->n > 19 && memcmp(r->s + r->n - 19, "17h", 3) == 0))
 		return 0;
-	do {
+	/* One pass: each identifier printed once the next is seen (the
+	 * last must be the hash, not printed).  An output error before the
+	 * end gives 0 as c++filt's check of the whole symbol would, or as a
+	 * name too long would. */
+	for (first = 1;; first = 0) {
 		id = rs_legacy_parse(r);
 		if (r->err || id.a == NULL)
 			return 0;
-	} while (r->i < r->n);
-	if (!rs_legacy_hash(&id))
-		return 0;
-	r->i = 0;
-	r->n -= 19;
-	do {
-		if (r->i > 0)
+		if (r->i >= r->n)
+			break;
+		if (!first)
 			rs_put(r, "::", 2);
-		id = rs_legacy_parse(r);
 		if (esc)
 			rs_legacy_ident(r, id.a, id.alen);
 		else
 			rs_put(r, id.a, id.alen);
-	} while (r->i < r->n && !r->err);
-	return !r->err;
+	}
+	return rs_legacy_hash(&id) && !r->err;
 }
 
 /* ---- v0 ---------------------------------------------------------------- */
@@ -504,15 +520,18 @@ bad:
 static void
 rs_skip_dis(struct rs *r)
 {
-	const char *s = r->s, *u;
+	const char *s = r->s;
+	size_t i = r->i, n = r->n;
 
-	if (r->i < r->n && s[r->i] == 's') {
-		u = memchr(s + r->i + 1, '_', r->n - r->i - 1);
-		if (u == NULL) {
-			r->i = r->n;
+	if (i < n && s[i] == 's') {
+		for (i++; i < n && s[i] != '_'; i++)
+			;
+		if (i < n)
+			r->i = i + 1;
+		else {
+			r->i = n;
 			r->err = 1;
-		} else
-			r->i = (size_t)(u - s) + 1;
+		}
 	}
 }
 
