@@ -44,7 +44,8 @@ enum {
 	C_NULLARY, C_UNARY, C_BINARY, C_BINARGS, C_TRINARY, C_TRIARG1,
 	C_TRIARG2, C_LITERAL, C_LITNEG, C_VENDOREXPR, C_NUMBER, C_DECLTYPE,
 	C_GLOBALCTOR, C_GLOBALDTOR, C_LAMBDA, C_DEFARG, C_UNNAMED, C_TXCLONE,
-	C_NTXCLONE, C_PACK, C_TAGGED, C_CLONE, C_BINDING, C_JAVARES
+	C_NTXCLONE, C_PACK, C_TAGGED, C_CLONE, C_BINDING, C_JAVARES,
+	C_MODNAME, C_MODPART, C_MODENTITY, C_MODINIT
 };
 
 /* One component.  Names: s, n = length; numbers: n; builtins and
@@ -249,7 +250,15 @@ mk(struct dp *d, int t, struct cx *l, struct cx *r)
 		if (l == NULL)
 			return NULL;
 		break;
-	case C_ARRAY: case C_INITLIST:
+	case C_MODENTITY:
+		if (l == NULL || r == NULL)
+			return NULL;
+		break;
+	case C_MODINIT:
+		if (l == NULL)
+			return NULL;
+		break;
+	case C_ARRAY: case C_INITLIST: case C_MODNAME: case C_MODPART:
 		if (r == NULL)
 			return NULL;
 		break;
@@ -560,11 +569,33 @@ p_unnamed(struct dp *d)
 	return c;
 }
 
+/* W [P] <source-name> ..., each a substitution candidate */
+static int
+p_module(struct dp *d, struct cx **name)
+{
+	while (peek(d) == 'W') {
+		int t = C_MODNAME;
+		adv(d, 1);
+		if (peek(d) == 'P') {
+			t = C_MODPART;
+			adv(d, 1);
+		}
+		*name = mk(d, t, *name, p_source_name(d));
+		if (*name == NULL || !addsub(d, *name))
+			return 0;
+	}
+	return 1;
+}
+
 static struct cx *
-p_unqualified(struct dp *d, struct cx *scope)
+p_unqualified_mod(struct dp *d, struct cx *scope, struct cx *module)
 {
 	struct cx *r;
-	char c = peek(d);
+	char c;
+
+	if (!p_module(d, &module))
+		return NULL;
+	c = peek(d);
 
 	if (isdig(c))
 		r = p_source_name(d);
@@ -605,11 +636,19 @@ p_unqualified(struct dp *d, struct cx *scope)
 			return NULL;
 	} else
 		return NULL;
+	if (module)
+		r = mk(d, C_MODENTITY, r, module);
 	if (r && peek(d) == 'B')
 		r = p_abi_tags(d, r);
 	if (scope)
 		r = mk(d, C_QUAL, scope, r);
 	return r;
+}
+
+static struct cx *
+p_unqualified(struct dp *d, struct cx *scope)
+{
+	return p_unqualified_mod(d, scope, NULL);
 }
 
 static struct cx *
@@ -737,11 +776,16 @@ p_prefix(struct dp *d, int substable)
 			adv(d, 1);
 			continue;
 		} else if (c == 'S') {
-			if (ret)
+			struct cx *m = p_substitution(d, 1);
+			if (m == NULL)
 				return NULL;
-			if ((ret = p_substitution(d, 1)) == NULL)
-				return NULL;
-			continue;
+			if (m->t != C_MODNAME && m->t != C_MODPART) {
+				if (ret)
+					return NULL;
+				ret = m;
+				continue;
+			}
+			ret = p_unqualified_mod(d, ret, m);
 		} else
 			ret = p_unqualified(d, ret);
 		if (ret == NULL)
@@ -796,7 +840,7 @@ p_local(struct dp *d)
 static struct cx *
 p_name(struct dp *d)
 {
-	struct cx *c = NULL;
+	struct cx *c = NULL, *module = NULL;
 	int subst = 0;
 
 	switch (peek(d)) {
@@ -814,16 +858,20 @@ p_name(struct dp *d)
 				return NULL;
 		}
 		if (peek(d) == 'S') {
-			if (c)
+			if ((module = p_substitution(d, 0)) == NULL)
 				return NULL;
-			if ((c = p_substitution(d, 0)) == NULL)
-				return NULL;
-			subst = 1;
+			if (module->t != C_MODNAME && module->t != C_MODPART) {
+				if (c)
+					return NULL;
+				subst = 1;
+				c = module;
+				module = NULL;
+			}
 		}
 		/* FALLTHROUGH */
 	default:
 		if (!subst)
-			c = p_unqualified(d, c);
+			c = p_unqualified_mod(d, c, module);
 		if (peek(d) == 'I') {
 			if (!subst && !addsub(d, c))
 				return NULL;
@@ -895,6 +943,12 @@ p_special(struct dp *d)
 			    mknum(d, C_NUMBER, p_number(d)));
 		}
 		case 'A': return mk(d, C_HIDDEN, p_encoding(d, 0), NULL);
+		case 'I': {
+			struct cx *m = NULL;
+			if (!p_module(d, &m) || m == NULL)
+				return NULL;
+			return mk(d, C_MODINIT, m, NULL);
+		}
 		case 'T':
 			if (next(d) == 'n')
 				return mk(d, C_NTXCLONE, p_encoding(d, 0), NULL);
@@ -1213,6 +1267,16 @@ p_type_inner(struct dp *d)
 		char n2 = peek2(d);
 		if (isdig(n2) || n2 == '_' || isupp(n2)) {
 			ret = p_substitution(d, 0);
+			if (ret && (ret->t == C_MODNAME || ret->t == C_MODPART)) {
+				/* a module: the name in it follows */
+				ret = p_unqualified_mod(d, NULL, ret);
+				if (ret && peek(d) == 'I') {
+					if (!addsub(d, ret))
+						return NULL;
+					ret = mk(d, C_TEMPLATE, ret, p_targs(d));
+				}
+				break;
+			}
 			if (peek(d) == 'I')
 				ret = mk(d, C_TEMPLATE, ret, p_targs(d));
 			else
@@ -1309,7 +1373,9 @@ p_type_inner(struct dp *d)
 		}
 		break;
 	default:
-		return NULL;
+		/* as libiberty: any other name (an operator, an L name) */
+		ret = p_name(d);
+		break;
 	}
 	if (can_subst && !addsub(d, ret))
 		return NULL;
@@ -2896,6 +2962,24 @@ pc_inner(struct pr *p, struct cx *c)
 		puts_(p, " [clone ");
 		pc(p, c->r);
 		putc_(p, ']');
+		return;
+	case C_MODENTITY:
+		pc(p, c->l);
+		putc_(p, '@');
+		pc(p, c->r);
+		return;
+	case C_MODNAME: case C_MODPART:
+		if (c->l)
+			pc(p, c->l);
+		if (c->t == C_MODPART)
+			putc_(p, ':');
+		else if (c->l)
+			putc_(p, '.');
+		pc(p, c->r);
+		return;
+	case C_MODINIT:
+		puts_(p, "initializer for module ");
+		pc(p, c->l);
 		return;
 	case C_VENDOREXPR:
 		pc(p, c->l);

@@ -322,14 +322,17 @@ rust_remangle(const char *s, size_t len, char *o)
 }
 
 /*
- * --demangle-rust: 1 if the frame was a Rust symbol, put.  Mangled names
- * (legacy or v0, with macOS's extra leading '_' too) and names split by
- * DTrace (see rust_remangle) go through fold_demangle_rust().
+ * --demangle: 1 if the frame was a mangled name, put demangled.  C++ names
+ * (_Z...) are written without their argument lists, as c++filt -p and perf
+ * print them (and as the names DTrace demangles itself look once cut);
+ * Rust names, legacy or v0, as c++filt prints them.  macOS's extra leading
+ * '_' is taken off, and Rust names split by DTrace's C++ demangler ("a::b::
+ * h<hash>", see rust_remangle) are mangled again to drop the hash.
  */
 static int
-put_rust(struct fold_dtrace_st *st, const char *f, size_t len)
+put_demangled(struct fold_dtrace_st *st, const char *f, size_t len)
 {
-	size_t k = len, m, n;
+	size_t k = len, m, n = 0;
 	const char *s;
 	char *o;
 
@@ -344,14 +347,14 @@ put_rust(struct fold_dtrace_st *st, const char *f, size_t len)
 		m--;
 	}
 	fold_grow(&st->tmp, &st->tcap, FOLD_DM_MAXOUT + 12 * m + 32, 1);
-	if (s[0] == '_' && (s[1] == 'R' || s[1] == 'Z'))
+	if (s[0] == '_' && (s[1] == 'R' || s[1] == 'Z' || s[1] == 'G')) {
 		n = fold_demangle_rust(s, m, st->tmp, FOLD_DM_MAXOUT,
 		    FOLD_DM_PARAMS);
-	else if ((m = rust_remangle(s, m, st->tmp + FOLD_DM_MAXOUT)) > 0)
+		if (n == 0)
+			n = fold_demangle_cxx(s, m, st->tmp, FOLD_DM_MAXOUT, 0);
+	} else if ((m = rust_remangle(s, m, st->tmp + FOLD_DM_MAXOUT)) > 0)
 		n = fold_demangle_rust(st->tmp + FOLD_DM_MAXOUT, m, st->tmp,
 		    FOLD_DM_MAXOUT, FOLD_DM_PARAMS);
-	else
-		n = 0;
 	if (n == 0)
 		return 0;
 	o = put(st, k + n);
@@ -368,7 +371,7 @@ add_frame(struct fold_dtrace_st *st, const char *f, size_t len)
 
 	if (!(st->flags & FOLD_DTRACE_OFFSET) || leaf)
 		len = cut_offset(f, len);
-	if ((st->flags & FOLD_DTRACE_RUST) && put_rust(st, f, len))
+	if ((st->flags & FOLD_DTRACE_DEMANGLE) && put_demangled(st, f, len))
 		return;
 	len = cut_cpp(f, len);
 	if (len == 0) {
@@ -959,7 +962,7 @@ run_buffer(struct fold_dtrace *d, struct fold_in *in)
 #ifdef FRAME_FAST
 		if ((st->state == S_DT || st->state == S_BT ||
 		    (st->state == S_IDLE && !st->btmode)) &&
-		    !(st->flags & FOLD_DTRACE_RUST)) {
+		    !(st->flags & FOLD_DTRACE_DEMANGLE)) {
 			p = frames(d, p, end, &lineno);
 			if (p == end)
 				break;

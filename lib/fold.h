@@ -534,7 +534,8 @@ enum {
 	FOLD_PERF_SRCLINE = 1 << 7,	/* input has perf script -F+srcline lines */
 	FOLD_PERF_SAMPLES = 1 << 8,	/* count samples, not periods */
 	FOLD_PERF_QUIET = 1 << 9,	/* no warnings */
-	FOLD_PERF_STRICT = 1 << 10	/* an unrecognized line is fatal */
+	FOLD_PERF_STRICT = 1 << 10,	/* an unrecognized line is fatal */
+	FOLD_PERF_DEMANGLE = 1 << 11	/* demangle C++ and Rust names */
 };
 struct fold_perf_opts {
 	unsigned flags;
@@ -587,7 +588,7 @@ int fold_perf_end(struct fold_perf *p);
  */
 enum {
 	FOLD_DTRACE_OFFSET = 1 << 0,	/* keep +0x offsets (not the leaf's) */
-	FOLD_DTRACE_RUST = 1 << 1,	/* demangle Rust symbols */
+	FOLD_DTRACE_DEMANGLE = 1 << 1,	/* demangle C++ and Rust symbols */
 	FOLD_DTRACE_QUIET = 1 << 2,	/* no warnings */
 	FOLD_DTRACE_STRICT = 1 << 3	/* anything dropped is fatal */
 };

@@ -14,7 +14,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fuzz_stdout();
 	d = fold_dtrace_new(FOLD_DTRACE_QUIET |
-	    (data[0] & (FOLD_DTRACE_OFFSET | FOLD_DTRACE_RUST)));
+	    (data[0] & (FOLD_DTRACE_OFFSET | FOLD_DTRACE_DEMANGLE)));
 	d->file = "fuzz";
 	FOR_EACH_LINE(data + 1, size - 1, line, len) {
 		d->lineno = ++ln;
