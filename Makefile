@@ -88,7 +88,7 @@ check: test
 demo: all
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin sh examples/demo.sh
 
-bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat
+bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat $(BUILD)/test/demangle
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin BENCH=$(CURDIR)/$(BUILD)/bench \
 		sh tests/bench/run.sh
 
@@ -101,7 +101,7 @@ $(BUILD)/bench/%: tests/bench/%.c
 # the inputs that once failed (tests/fuzz/regress/NAME).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZERS = folded regex perf dtrace svg demangle
+FUZZERS = folded regex perf dtrace svg demangle demangle_rust
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 

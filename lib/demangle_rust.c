@@ -13,14 +13,19 @@
  */
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fold.h"
 
 #define RS_MAXDEPTH 1024	/* libiberty's RUST_MAX_RECURSION_COUNT */
 #define RS_MAXPUNY 512		/* code points of one punycode identifier */
+#define RS_NMEMO 32		/* back-references remembered */
 
 struct rs {
 	const char *s;		/* past "_R" or "_ZN" */
+	const char *end;	/* the end of the symbol (readable up to) */
 	size_t n;		/* its length, a v0 ".suffix" left out */
 	size_t i;		/* the next byte */
 	char *out;
@@ -28,8 +33,19 @@ struct rs {
 	size_t work, maxwork;	/* steps taken, allowed */
 	uint64_t bound;		/* lifetimes bound by enclosing binders */
 	unsigned depth;
+	unsigned maxdepth;	/* the deepest since the last reset */
 	int skip;		/* parse without printing */
 	int err;
+	/* Back-references printed before, to copy their output rather than
+	 * parse them again: the output of a path or type depends only on
+	 * where it starts, in_value and the lifetimes bound. */
+	struct rs_memo {
+		size_t pos, off, len;
+		uint64_t bound;
+		unsigned used;	/* recursion levels it took */
+		int kind;	/* 0, 1: a path (in_value); 2: a type */
+	} memo[RS_NMEMO];
+	unsigned nmemo;
 };
 
 struct rs_ident {
@@ -37,6 +53,27 @@ struct rs_ident {
 	size_t alen;
 	const char *p;		/* the punycode part, or NULL */
 	size_t plen;
+};
+
+/* Bytes of v0 identifiers ([0-9A-Za-z_]), of legacy symbols (those and
+ * "$.:@"). */
+enum { RS_V0 = 1, RS_LEG = 2 };
+static const unsigned char rs_cls[256] = {
+#define V (RS_V0 | RS_LEG)
+	['0'] = V, ['1'] = V, ['2'] = V, ['3'] = V, ['4'] = V, ['5'] = V,
+	['6'] = V, ['7'] = V, ['8'] = V, ['9'] = V, ['_'] = V,
+	['A'] = V, ['B'] = V, ['C'] = V, ['D'] = V, ['E'] = V, ['F'] = V,
+	['G'] = V, ['H'] = V, ['I'] = V, ['J'] = V, ['K'] = V, ['L'] = V,
+	['M'] = V, ['N'] = V, ['O'] = V, ['P'] = V, ['Q'] = V, ['R'] = V,
+	['S'] = V, ['T'] = V, ['U'] = V, ['V'] = V, ['W'] = V, ['X'] = V,
+	['Y'] = V, ['Z'] = V,
+	['a'] = V, ['b'] = V, ['c'] = V, ['d'] = V, ['e'] = V, ['f'] = V,
+	['g'] = V, ['h'] = V, ['i'] = V, ['j'] = V, ['k'] = V, ['l'] = V,
+	['m'] = V, ['n'] = V, ['o'] = V, ['p'] = V, ['q'] = V, ['r'] = V,
+	['s'] = V, ['t'] = V, ['u'] = V, ['v'] = V, ['w'] = V, ['x'] = V,
+	['y'] = V, ['z'] = V,
+	['$'] = RS_LEG, ['.'] = RS_LEG, [':'] = RS_LEG, ['@'] = RS_LEG,
+#undef V
 };
 
 static int
@@ -55,12 +92,6 @@ static int
 rs_upper(int c)
 {
 	return c >= 'A' && c <= 'Z';
-}
-
-static int
-rs_alnum(int c)
-{
-	return rs_digit(c) || rs_lower(c) || rs_upper(c);
 }
 
 static char
@@ -101,16 +132,33 @@ rs_step(struct rs *r, size_t n)
 	return !r->err;
 }
 
+/* memcpy, inline for the short pieces names are made of. */
+static void
+rs_copy(char *d, const char *s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
+		while (n-- > 0)
+			*d++ = *s++;
+	} else
+		memcpy(d, s, n);
+}
+
 static void
 rs_put(struct rs *r, const char *s, size_t n)
 {
-	if (r->skip || r->err)
+	if (r->skip || r->err || n == 0)
 		return;
 	if (n > r->ocap - r->olen) {
 		r->err = 1;
 		return;
 	}
-	memcpy(r->out + r->olen, s, n);
+	rs_copy(r->out + r->olen, s, n);
 	r->olen += n;
 }
 
@@ -138,6 +186,62 @@ rs_uint(struct rs *r, uint64_t v, int hex)
 		v /= base;
 	} while (v > 0);
 	rs_put(r, b + k, sizeof(b) - k);
+}
+
+/*
+ * The length of the run at the start of s of bytes of class cls: RS_V0
+ * ([0-9A-Za-z_]) or RS_LEG (those and "$.:@"); *esc set if it may hold
+ * '$' or '.' (escapes, for legacy names).
+ */
+static size_t
+rs_span(const char *s, size_t n, unsigned cls, int *esc)
+{
+	size_t i = 0;
+	unsigned e = 0;
+
+#ifdef __SSE2__
+	const __m128i d0 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
+	const __m128i la = _mm_set1_epi8('a' - 1), lz = _mm_set1_epi8('z' + 1);
+	const __m128i bit = _mm_set1_epi8(0x20), us = _mm_set1_epi8('_');
+	const __m128i dl = _mm_set1_epi8('$'), dot = _mm_set1_epi8('.');
+	const __m128i co = _mm_set1_epi8(':'), at = _mm_set1_epi8('@');
+	__m128i x, l, ok;
+	unsigned bad;
+
+	/* Signed compares: bytes >= 0x80 are negative, never in a range;
+	 * "| 0x20" folds A-Z onto a-z and moves nothing else there. */
+	for (; i + 16 <= n; i += 16) {
+		x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		l = _mm_or_si128(x, bit);
+		ok = _mm_or_si128(
+		    _mm_and_si128(_mm_cmpgt_epi8(x, d0), _mm_cmpgt_epi8(d9, x)),
+		    _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(l, la),
+		    _mm_cmpgt_epi8(lz, l)), _mm_cmpeq_epi8(x, us)));
+		if (cls == RS_LEG) {
+			l = _mm_or_si128(_mm_cmpeq_epi8(x, dl),
+			    _mm_cmpeq_epi8(x, dot));
+			e |= (unsigned)_mm_movemask_epi8(l);
+			ok = _mm_or_si128(ok, _mm_or_si128(l,
+			    _mm_or_si128(_mm_cmpeq_epi8(x, co),
+			    _mm_cmpeq_epi8(x, at))));
+		}
+		bad = (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+		if (bad != 0) {
+			while (!(bad & 1)) {
+				bad >>= 1;
+				i++;
+			}
+			*esc = 1;
+			return i;
+		}
+	}
+#endif
+	while (i < n && (rs_cls[(unsigned char)s[i]] & cls)) {
+		e |= s[i] == '$' || s[i] == '.';
+		i++;
+	}
+	*esc = e != 0;
+	return i;
 }
 
 /* ---- legacy ------------------------------------------------------------ */
@@ -193,6 +297,39 @@ rs_legacy_escape(const char *e, size_t len, size_t *elen)
 	return c;
 }
 
+/* The first '$' or '.' of a[0..n), or n; end: where reading must stop. */
+static size_t
+rs_legacy_plain(const char *a, size_t n, const char *end)
+{
+	size_t k = 1;
+
+#ifdef __SSE2__
+	const __m128i dl = _mm_set1_epi8('$'), dot = _mm_set1_epi8('.');
+	__m128i x;
+	unsigned m;
+
+	for (; k < n && (size_t)(end - a) >= k + 16; k += 16) {
+		x = _mm_loadu_si128((const __m128i *)(const void *)(a + k));
+		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_cmpeq_epi8(x, dl), _mm_cmpeq_epi8(x, dot)));
+		if (m != 0) {
+#if defined(__GNUC__) || defined(__clang__)
+			k += (size_t)__builtin_ctz(m);
+#else
+			while (!(m & 1)) {
+				m >>= 1;
+				k++;
+			}
+#endif
+			return k < n ? k : n;
+		}
+	}
+#endif
+	for (; k < n && a[k] != '$' && a[k] != '.'; k++)
+		;
+	return k < n ? k : n;
+}
+
 static void
 rs_legacy_ident(struct rs *r, const char *a, size_t n)
 {
@@ -220,8 +357,7 @@ rs_legacy_ident(struct rs *r, const char *a, size_t n)
 				k = 1;
 			}
 		} else {
-			for (k = 0; k < n && a[k] != '$' && a[k] != '.'; k++)
-				;
+			k = rs_legacy_plain(a, n, r->end);
 			rs_put(r, a, k);
 		}
 		a += k;
@@ -263,44 +399,41 @@ rs_legacy_parse(struct rs *r)
 	return id;
 }
 
+/* Lower-case hex digits: value + 1; 0 for any other byte. */
+static const unsigned char rs_hexv[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12,
+	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
+
 /* "h" and 16 lower-case hex digits, at least 5 of them distinct. */
 static int
-rs_legacy_hash(struct rs_ident id)
+rs_legacy_hash(const struct rs_ident *id)
 {
-	unsigned seen = 0, count = 0;
+	unsigned seen = 0, v;
 	size_t k;
-	char c;
 
-	if (id.alen != 17 || id.a[0] != 'h')
+	if (id->alen != 17 || id->a[0] != 'h')
 		return 0;
 	for (k = 1; k < 17; k++) {
-		c = id.a[k];
-		if (rs_digit(c))
-			seen |= 1u << (c - '0');
-		else if (c >= 'a' && c <= 'f')
-			seen |= 1u << (c - 'a' + 10);
-		else
+		if ((v = rs_hexv[(unsigned char)id->a[k]]) == 0)
 			return 0;
+		seen |= 1u << (v - 1);
 	}
-	for (; seen; seen >>= 1)
-		count += seen & 1;
-	return count >= 5;
+	seen = seen - ((seen >> 1) & 0x5555u);
+	seen = (seen & 0x3333u) + ((seen >> 2) & 0x3333u);
+	seen = (seen + (seen >> 4)) & 0x0f0fu;
+	return (seen & 0xffu) + (seen >> 8) >= 5;
 }
 
 static int
 rs_legacy(struct rs *r)
 {
 	struct rs_ident id = { NULL, 0, NULL, 0 };
-	size_t k;
-	int dot = 1;
-	char c;
+	int dot = 1, esc, first;
 
-	for (k = 0; k < r->n; k++) {
-		c = r->s[k];
-		if (!(c == '_' || rs_alnum(c) || c == '$' || c == '.' ||
-		    c == ':' || c == '@'))
-			return 0;
-	}
+	if (rs_span(r->s, r->n, RS_LEG, &esc) != r->n)
+		return 0;
 	/* The last 'E', or the last one before a ".suffix". */
 	while (r->n > 0 && !(dot && r->s[r->n - 1] == 'E')) {
 		dot = r->s[r->n - 1] == '.';
@@ -311,50 +444,95 @@ rs_legacy(struct rs *r)
 	r->n--;
 	if (!(r->n > 19 && memcmp(r->s + r->n - 19, "17h", 3) == 0))
 		return 0;
-	do {
+	/* One pass: each identifier printed once the next is seen (the
+	 * last must be the hash, not printed).  An output error before the
+	 * end gives 0 as c++filt's check of the whole symbol would, or as a
+	 * name too long would. */
+	for (first = 1;; first = 0) {
 		id = rs_legacy_parse(r);
 		if (r->err || id.a == NULL)
 			return 0;
-	} while (r->i < r->n);
-	if (!rs_legacy_hash(id))
-		return 0;
-	r->i = 0;
-	r->n -= 19;
-	do {
-		if (r->i > 0)
+		if (r->i >= r->n)
+			break;
+		if (!first)
 			rs_put(r, "::", 2);
-		id = rs_legacy_parse(r);
-		rs_legacy_ident(r, id.a, id.alen);
-	} while (r->i < r->n && !r->err);
-	return !r->err;
+		if (esc)
+			rs_legacy_ident(r, id.a, id.alen);
+		else
+			rs_put(r, id.a, id.alen);
+	}
+	return rs_legacy_hash(&id) && !r->err;
 }
 
 /* ---- v0 ---------------------------------------------------------------- */
 
-/* A base-62 number ended by '_': "_" is 0, "<digits>_" is 1 + value. */
+/* Base-62 digits: value + 1; 0 for any other byte. */
+static const unsigned char rs_b62[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['g'] = 17, ['h'] = 18, ['i'] = 19, ['j'] = 20,
+	['k'] = 21, ['l'] = 22, ['m'] = 23, ['n'] = 24, ['o'] = 25,
+	['p'] = 26, ['q'] = 27, ['r'] = 28, ['s'] = 29, ['t'] = 30,
+	['u'] = 31, ['v'] = 32, ['w'] = 33, ['x'] = 34, ['y'] = 35,
+	['z'] = 36,
+	['A'] = 37, ['B'] = 38, ['C'] = 39, ['D'] = 40, ['E'] = 41,
+	['F'] = 42, ['G'] = 43, ['H'] = 44, ['I'] = 45, ['J'] = 46,
+	['K'] = 47, ['L'] = 48, ['M'] = 49, ['N'] = 50, ['O'] = 51,
+	['P'] = 52, ['Q'] = 53, ['R'] = 54, ['S'] = 55, ['T'] = 56,
+	['U'] = 57, ['V'] = 58, ['W'] = 59, ['X'] = 60, ['Y'] = 61,
+	['Z'] = 62,
+};
+
+/* A base-62 number ended by '_': "_" is 0, "<digits>_" is 1 + value
+ * (modulo 2^64, as libiberty). */
 static uint64_t
 rs_int62(struct rs *r)
 {
+	const char *s = r->s;
+	size_t i = r->i, n = r->n;
 	uint64_t x = 0;
-	char c;
+	unsigned v;
 
-	if (rs_eat(r, '_'))
+	if (i < n && s[i] == '_') {
+		r->i = i + 1;
 		return 0;
-	while (!rs_eat(r, '_')) {
-		c = rs_next(r);
-		x *= 62;
-		if (rs_digit(c))
-			x += (uint64_t)(c - '0');
-		else if (rs_lower(c))
-			x += (uint64_t)(10 + c - 'a');
-		else if (rs_upper(c))
-			x += (uint64_t)(36 + c - 'A');
+	}
+	for (;; i++) {
+		if (i >= n)
+			goto bad;
+		if (s[i] == '_')
+			break;
+		if ((v = rs_b62[(unsigned char)s[i]]) == 0)
+			goto bad;
+		x = x * 62 + (v - 1);
+	}
+	r->i = i + 1;
+	return x + 1;
+bad:
+	r->i = i;
+	r->err = 1;
+	return 0;
+}
+
+/* A disambiguator ("s" base-62) whose value is not printed: skipped to its
+ * '_' (rs_v0_span() saw only [0-9A-Za-z_], all base-62 digits but '_'). */
+static void
+rs_skip_dis(struct rs *r)
+{
+	const char *s = r->s;
+	size_t i = r->i, n = r->n;
+
+	if (i < n && s[i] == 's') {
+		for (i++; i < n && s[i] != '_'; i++)
+			;
+		if (i < n)
+			r->i = i + 1;
 		else {
+			r->i = n;
 			r->err = 1;
-			return 0;
 		}
 	}
-	return x + 1;
 }
 
 static uint64_t
@@ -365,59 +543,66 @@ rs_opt62(struct rs *r, char tag)
 	return 1 + rs_int62(r);
 }
 
-static struct rs_ident
-rs_ident(struct rs *r)
+/* An identifier: ["u"] decimal length ["_"] bytes, put in *id (a NULL
+ * when its ASCII part is empty).  0 (and the error set) if malformed. */
+static int
+rs_ident(struct rs *r, struct rs_ident *id)
 {
-	struct rs_ident id = { NULL, 0, NULL, 0 };
-	int puny = rs_eat(r, 'u');
-	size_t len, start;
-	char c = rs_next(r);
+	const char *s = r->s;
+	size_t i = r->i, n = r->n, len, end;
+	int puny = 0;
 
-	if (!rs_digit(c)) {
-		r->err = 1;
-		return id;
+	id->a = NULL;
+	id->alen = 0;
+	id->p = NULL;
+	id->plen = 0;
+	if (i < n && s[i] == 'u') {
+		puny = 1;
+		i++;
 	}
-	len = (size_t)(c - '0');
-	if (c != '0')
-		while (rs_digit(rs_peek(r))) {
-			len = len * 10 + (size_t)(rs_next(r) - '0');
-			if (len > r->n) {
-				r->err = 1;
-				return id;
-			}
+	if (i >= n || !rs_digit(s[i]))
+		goto bad;
+	len = (size_t)(s[i++] - '0');
+	if (len != 0)
+		while (i < n && rs_digit(s[i])) {
+			len = len * 10 + (size_t)(s[i++] - '0');
+			if (len > n)
+				goto bad;
 		}
-	rs_eat(r, '_');
-	start = r->i;
-	if (len > r->n - start) {
-		r->err = 1;
-		return id;
-	}
-	r->i += len;
-	id.a = r->s + start;
-	id.alen = len;
+	if (i < n && s[i] == '_')
+		i++;
+	if (len > n - i)
+		goto bad;
+	end = i + len;
+	r->i = end;
+	id->alen = len;
 	if (puny) {
 		/* The last '_' separates the ASCII part from the punycode. */
-		while (id.alen > 0) {
-			id.alen--;
-			if (id.a[id.alen] == '_')
+		while (id->alen > 0) {
+			id->alen--;
+			if (s[i + id->alen] == '_')
 				break;
-			id.plen++;
+			id->plen++;
 		}
-		if (id.plen == 0) {
+		if (id->plen == 0) {
 			r->err = 1;
-			return id;
+			return 0;
 		}
-		id.p = id.a + (len - id.plen);
+		id->p = s + end - id->plen;
 	}
-	if (id.alen == 0)
-		id.a = NULL;
-	return id;
+	if (id->alen > 0)
+		id->a = s + i;
+	return 1;
+bad:
+	r->i = i;
+	r->err = 1;
+	return 0;
 }
 
 /* Punycode (RFC 3492) decoded as libiberty decodes it, code points kept as
  * 4-byte groups (zero bytes dropped when printed). */
 static void
-rs_puny(struct rs *r, struct rs_ident id)
+rs_puny(struct rs *r, const struct rs_ident *id)
 {
 	unsigned char buf[RS_MAXPUNY][4], *q, d;
 	char o[RS_MAXPUNY * 4];
@@ -425,17 +610,17 @@ rs_puny(struct rs *r, struct rs_ident id)
 	size_t olen;
 	uint32_t c = 0x80;
 
-	if (id.alen + id.plen > RS_MAXPUNY) {
+	if (id->alen + id->plen > RS_MAXPUNY) {
 		r->err = 1;
 		return;
 	}
-	if (!rs_step(r, id.alen + id.plen))
+	if (!rs_step(r, id->alen + id->plen))
 		return;
-	for (len = 0; len < id.alen; len++) {
+	for (len = 0; len < id->alen; len++) {
 		buf[len][0] = buf[len][1] = buf[len][2] = 0;
-		buf[len][3] = (unsigned char)id.a[len];
+		buf[len][3] = (unsigned char)id->a[len];
 	}
-	while (pos < id.plen) {
+	while (pos < id->plen) {
 		delta = 0;
 		w = 1;
 		k = 0;
@@ -446,9 +631,9 @@ rs_puny(struct rs *r, struct rs_ident id)
 				t = 1;
 			if (t > 26)
 				t = 26;
-			if (pos >= id.plen)
+			if (pos >= id->plen)
 				return;		/* cut short: nothing printed */
-			d = (unsigned char)id.p[pos++];
+			d = (unsigned char)id->p[pos++];
 			if (rs_lower(d))
 				d = (unsigned char)(d - 'a');
 			else if (rs_digit(d))
@@ -477,7 +662,7 @@ rs_puny(struct rs *r, struct rs_ident id)
 		    ((c >> 6) & 0x3f));
 		q[3] = (unsigned char)(0x80 | (c & 0x3f));
 		i++;
-		if (pos == id.plen)
+		if (pos == id->plen)
 			break;
 		delta /= damp;
 		damp = 2;
@@ -496,12 +681,12 @@ rs_puny(struct rs *r, struct rs_ident id)
 }
 
 static void
-rs_print_ident(struct rs *r, struct rs_ident id)
+rs_print_ident(struct rs *r, const struct rs_ident *id)
 {
 	if (r->err || r->skip)
 		return;
-	if (id.p == NULL)
-		rs_put(r, id.a, id.alen);
+	if (id->p == NULL)
+		rs_put(r, id->a, id->alen);
 	else
 		rs_puny(r, id);
 }
@@ -564,7 +749,64 @@ rs_enter(struct rs *r)
 		r->depth--;
 		return 0;
 	}
+	if (r->depth > r->maxdepth)
+		r->maxdepth = r->depth;
 	return 1;
+}
+
+static void rs_path(struct rs *r, int in_value);
+static void rs_type(struct rs *r);
+
+/*
+ * Print the path (kind 0 or 1: in_value) or type (kind 2) at pos, a
+ * back-reference's target: copied from the output when printed before
+ * (with the same lifetimes bound, and if it would not now pass the
+ * recursion limit, which it would at this depth when c++filt fails), else
+ * parsed and remembered.
+ */
+static void
+rs_follow(struct rs *r, size_t pos, int kind)
+{
+	struct rs_memo *m;
+	size_t save = r->i, off = r->olen;
+	unsigned k, maxdepth = r->maxdepth, depth = r->depth;
+
+	for (k = 0; k < r->nmemo; k++) {
+		m = &r->memo[k];
+		if (m->pos == pos && m->kind == kind && m->bound == r->bound) {
+			if (depth + m->used > RS_MAXDEPTH) {
+				r->err = 1;
+				return;
+			}
+			if (!rs_step(r, 1))
+				return;
+			if (m->len > r->ocap - r->olen) {
+				r->err = 1;
+				return;
+			}
+			memcpy(r->out + r->olen, r->out + m->off, m->len);
+			r->olen += m->len;
+			return;
+		}
+	}
+	r->i = pos;
+	r->maxdepth = depth;
+	if (kind == 2)
+		rs_type(r);
+	else
+		rs_path(r, kind);
+	r->i = save;
+	if (!r->err && r->nmemo < RS_NMEMO) {
+		m = &r->memo[r->nmemo++];
+		m->pos = pos;
+		m->off = off;
+		m->len = r->olen - off;
+		m->bound = r->bound;
+		m->used = r->maxdepth - depth;
+		m->kind = kind;
+	}
+	if (maxdepth > r->maxdepth)
+		r->maxdepth = maxdepth;
 }
 
 /* Follow a back-reference (its target in *to) with fn, unless skipping. */
@@ -591,8 +833,8 @@ static void
 rs_path(struct rs *r, int in_value)
 {
 	struct rs_ident id;
-	uint64_t dis;
-	size_t k, save;
+	uint64_t dis = 0;
+	size_t k;
 	int skip;
 	char tag, ns;
 
@@ -600,9 +842,9 @@ rs_path(struct rs *r, int in_value)
 		return;
 	switch (tag = rs_next(r)) {
 	case 'C':
-		rs_opt62(r, 's');
-		id = rs_ident(r);
-		rs_print_ident(r, id);
+		rs_skip_dis(r);
+		rs_ident(r, &id);
+		rs_print_ident(r, &id);
 		break;
 	case 'N':
 		ns = rs_next(r);
@@ -611,8 +853,11 @@ rs_path(struct rs *r, int in_value)
 			break;
 		}
 		rs_path(r, in_value);
-		dis = rs_opt62(r, 's');
-		id = rs_ident(r);
+		if (rs_upper(ns))
+			dis = rs_opt62(r, 's');
+		else
+			rs_skip_dis(r);
+		rs_ident(r, &id);
 		if (rs_upper(ns)) {
 			rs_put(r, "::{", 3);
 			if (ns == 'C')
@@ -623,19 +868,19 @@ rs_path(struct rs *r, int in_value)
 				rs_putc(r, ns);
 			if (id.a != NULL || id.p != NULL) {
 				rs_putc(r, ':');
-				rs_print_ident(r, id);
+				rs_print_ident(r, &id);
 			}
 			rs_putc(r, '#');
 			rs_uint(r, dis, 0);
 			rs_putc(r, '}');
 		} else if (id.a != NULL || id.p != NULL) {
 			rs_put(r, "::", 2);
-			rs_print_ident(r, id);
+			rs_print_ident(r, &id);
 		}
 		break;
 	case 'M':
 	case 'X':
-		rs_opt62(r, 's');
+		rs_skip_dis(r);
 		skip = r->skip;
 		r->skip = 1;
 		rs_path(r, in_value);
@@ -664,12 +909,8 @@ rs_path(struct rs *r, int in_value)
 		break;
 	case 'B':
 		k = rs_backref(r);
-		if (!r->skip && !r->err) {
-			save = r->i;
-			r->i = k;
-			rs_path(r, in_value);
-			r->i = save;
-		}
+		if (!r->skip && !r->err)
+			rs_follow(r, k, in_value);
 		break;
 	default:
 		r->err = 1;
@@ -739,7 +980,7 @@ rs_fn(struct rs *r)
 			abi.a = "C";
 			abi.alen = 1;
 		} else {
-			abi = rs_ident(r);
+			rs_ident(r, &abi);
 			if (r->err || abi.a == NULL || abi.p != NULL) {
 				r->err = 1;
 				r->bound = bound;
@@ -809,8 +1050,8 @@ rs_dyn_trait(struct rs *r)
 	while (!r->err && rs_eat(r, 'p')) {
 		rs_put(r, open ? ", " : "<", open ? 2 : 1);
 		open = 1;
-		id = rs_ident(r);
-		rs_print_ident(r, id);
+		rs_ident(r, &id);
+		rs_print_ident(r, &id);
 		rs_put(r, " = ", 3);
 		rs_type(r);
 	}
@@ -823,7 +1064,7 @@ rs_type(struct rs *r)
 {
 	const char *b;
 	uint64_t lt, bound;
-	size_t k, save;
+	size_t k;
 	char tag;
 
 	if (r->err)
@@ -902,12 +1143,8 @@ rs_type(struct rs *r)
 		break;
 	case 'B':
 		k = rs_backref(r);
-		if (!r->skip && !r->err) {
-			save = r->i;
-			r->i = k;
-			rs_type(r);
-			r->i = save;
-		}
+		if (!r->skip && !r->err)
+			rs_follow(r, k, 2);
 		break;
 	default:
 		r->i--;		/* the tag is the path's */
@@ -1038,17 +1275,14 @@ static int
 rs_v0(struct rs *r)
 {
 	size_t k;
-	char c;
+	int esc;
 
 	if (r->n == 0 || !rs_upper(r->s[0]))
 		return 0;
-	for (k = 0; k < r->n; k++) {
-		c = r->s[k];
-		if (c == '.')
-			break;
-		if (!(c == '_' || rs_alnum(c)))
-			return 0;
-	}
+	/* Only [0-9A-Za-z_] up to a ".suffix" (anything after it). */
+	k = rs_span(r->s, r->n, RS_V0, &esc);
+	if (k < r->n && r->s[k] != '.')
+		return 0;
 	r->n = k;
 	rs_path(r, 1);
 	if (!r->err && r->i < r->n) {	/* the instantiating crate */
@@ -1066,18 +1300,26 @@ fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
 	int ok;
 
 	(void)flags;		/* c++filt -p changes nothing in Rust names */
-	memset(&r, 0, sizeof(r));
+	if (len < 2 || sym[0] != '_' || (sym[1] != 'R' && sym[1] != 'Z'))
+		return 0;
+	/* Not memset: the memo table is only read up to nmemo. */
+	r.i = r.olen = r.work = 0;
+	r.bound = 0;
+	r.depth = r.maxdepth = r.nmemo = 0;
+	r.skip = r.err = 0;
 	r.out = out;
 	r.ocap = cap < FOLD_DM_MAXOUT ? cap : FOLD_DM_MAXOUT;
 	r.maxwork = 2 * len + 2 * FOLD_DM_MAXOUT + 64;
 	if (len >= 2 && sym[0] == '_' && sym[1] == 'R') {
 		r.s = sym + 2;
 		r.n = len - 2;
+		r.end = sym + len;
 		ok = rs_v0(&r);
 	} else if (len >= 3 && sym[0] == '_' && sym[1] == 'Z' &&
 	    sym[2] == 'N') {
 		r.s = sym + 3;
 		r.n = len - 3;
+		r.end = sym + len;
 		ok = rs_legacy(&r);
 	} else
 		return 0;

@@ -69,14 +69,15 @@ same() {
 		    $1 == $2 { left++ } END { print left + 0 > "/dev/stderr"; exit bad > 0 }'
 }
 
-@test "the Rust toolchain's libraries (rustc's own use v0): as c++filt" {
+@test "the Rust toolchain's libraries and programs (v0; rustup: legacy): as c++filt" {
 	need_cxxfilt
 	need_rustc
 	local sr
 	sr=$(rustc --print sysroot)
 	rust_syms "$sr"/lib/*.so "$sr"/lib/rustlib/*/lib/*.so \
-	    "$sr"/lib/rustlib/*/lib/*.rlib > "$BATS_TEST_TMPDIR/sysroot.syms"
-	same "$BATS_TEST_TMPDIR/sysroot.syms"
+	    "$sr"/lib/rustlib/*/lib/*.rlib "$sr"/bin/* \
+	    $(command -v rustup) > "$BATS_TEST_TMPDIR/toolchain.syms"
+	same "$BATS_TEST_TMPDIR/toolchain.syms"
 }
 
 @test "our programs, v0 and legacy mangling, built now: as c++filt" {
