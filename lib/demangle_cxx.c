@@ -219,8 +219,12 @@ newc(struct dp *d, int t)
 	if (d->ncomp >= d->maxcomp)
 		return NULL;
 	c = &d->comp[d->ncomp++];
-	memset(c, 0, sizeof(*c));
 	c->t = (unsigned char)t;
+	c->busy = 0;
+	c->suffix = 0;
+	c->n = 0;
+	c->s = NULL;
+	c->l = c->r = NULL;
 	return c;
 }
 
@@ -1833,16 +1837,19 @@ put(struct pr *p, const char *s, size_t n)
 		p->err = 1;
 		return;
 	}
-	memcpy(p->out + p->len, s, n);
+	if (n <= 16) {		/* most pieces: short names, "::", ", " */
+		char *o = p->out + p->len;
+		size_t i;
+		for (i = 0; i < n; i++)
+			o[i] = s[i];
+	} else
+		memcpy(p->out + p->len, s, n);
 	p->len += n;
 	p->last = s[n - 1];
 }
 
-static void
-puts_(struct pr *p, const char *s)
-{
-	put(p, s, strlen(s));
-}
+/* a string literal */
+#define puts_(p, lit) put((p), (lit), sizeof(lit) - 1)
 
 static void
 putc_(struct pr *p, char c)
@@ -2343,7 +2350,7 @@ print_literal(struct pr *p, struct cx *c)
 				if (c->t == C_LITNEG)
 					putc_(p, '-');
 				pc(p, c->r);
-				puts_(p, sfx[tp]);
+				put(p, sfx[tp], strlen(sfx[tp]));
 				return;
 			}
 			break;
@@ -3012,6 +3019,15 @@ pc(struct pr *p, struct cx *c)
 {
 	if (p->err)
 		return;
+	/* leaves, the most common, print without the bookkeeping */
+	if (c != NULL && (c->t == C_NAME || c->t == C_SUBSTD)) {
+		put(p, c->s, (size_t)c->n);
+		return;
+	}
+	if (c != NULL && c->t == C_BUILTIN) {
+		put(p, bt[c->n].name, bt[c->n].len);
+		return;
+	}
 	if (c == NULL || c->busy > 1 || p->depth >= CX_PRINT_DEPTH ||
 	    ++p->steps > (long)(16 * (FOLD_DM_MAXOUT + CX_MAXCOMP))) {
 		p->err = 1;
