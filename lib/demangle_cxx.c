@@ -55,6 +55,7 @@ struct cx {
 	unsigned char busy;	/* times on the print stack */
 	char suffix;		/* _Float<n>x */
 	int n;
+	int memo, memolen;	/* a template printed before: out[memo..+len) */
 	const char *s;
 	struct cx *l, *r;
 };
@@ -223,6 +224,7 @@ newc(struct dp *d, int t)
 	c->busy = 0;
 	c->suffix = 0;
 	c->n = 0;
+	c->memolen = 0;
 	c->s = NULL;
 	c->l = c->r = NULL;
 	return c;
@@ -1812,6 +1814,7 @@ struct pr {
 	int pack_index;
 	int lambda_arg;
 	int commas;		/* ", " to write before the next output */
+	unsigned long dep;	/* uses of the context (template arguments) */
 	const struct cx *cur_tpl;
 };
 
@@ -1895,6 +1898,7 @@ index_targ(struct cx *args, int i)
 static struct cx *
 lookup_targ(struct pr *p, const struct cx *c)
 {
+	p->dep++;
 	if (p->tpls == NULL) {
 		p->err = 1;
 		return NULL;
@@ -2723,18 +2727,32 @@ pc_inner(struct pr *p, struct cx *c)
 		print_typed_name(p, c);
 		return;
 	case C_TEMPLATE: {
+		/* A template prints the same wherever it is (modifiers do not
+		 * go in) unless it looks up template arguments: then, printed
+		 * again through a substitution, it is copied. */
 		struct pmod *hm = p->mods;
 		const struct cx *hc = p->cur_tpl;
+		unsigned long dep = p->dep;
+		size_t start = p->len + 2 * (size_t)p->commas;
+		if (c->memolen > 0) {
+			put(p, p->out + c->memo, (size_t)c->memolen);
+			return;
+		}
 		p->cur_tpl = c;
 		p->mods = NULL;
 		pc(p, c->l);
 		print_template_args(p, c->r);
 		p->mods = hm;
 		p->cur_tpl = hc;
+		if (!p->err && p->dep == dep && p->len > start) {
+			c->memo = (int)start;
+			c->memolen = (int)(p->len - start);
+		}
 		return;
 	}
 	case C_TPARAM:
 		if (p->lambda_arg) {
+			p->dep++;
 			puts_(p, "auto:");
 			putnum(p, (long)c->n + 1);
 		} else {
@@ -2932,7 +2950,10 @@ pc_inner(struct pr *p, struct cx *c)
 		putc_(p, ')');
 		return;
 	case C_PACK: {
-		struct cx *a = p->lambda_arg ? NULL : find_pack(p, c->l);
+		struct cx *a;
+		if (p->lambda_arg)
+			p->dep++;
+		a = p->lambda_arg ? NULL : find_pack(p, c->l);
 		if (a == NULL) {
 			subexpr(p, c->l);
 			puts_(p, "...");
@@ -3111,6 +3132,7 @@ again:
 	p.pack_index = 0;
 	p.lambda_arg = 0;
 	p.commas = 0;
+	p.dep = 0;
 	p.cur_tpl = NULL;
 	p.nscope = p.nsaved = 0;
 	p.len = 0;
