@@ -10,6 +10,12 @@
  * FOLD_DM_MAXOUT), and the work (parse steps, back-references followed,
  * punycode decoding) is capped in proportion to len + FOLD_DM_MAXOUT, so
  * that no input runs longer than linear time.  Over any bound: return 0.
+ *
+ * Written from RFC 2603 and from c++filt's observed output, which it
+ * follows where c++filt has quirks (constants past 64 bits printed one byte
+ * late, "a__b" ABIs, punycode cut short printing nothing).  The one
+ * difference: a symbol c++filt prints as an empty name (_RC0_) is left as
+ * it is, as the interface has no empty name.
  */
 #include <stdint.h>
 #include <string.h>
@@ -809,7 +815,8 @@ rs_follow(struct rs *r, size_t pos, int kind)
 		r->maxdepth = maxdepth;
 }
 
-/* Follow a back-reference (its target in *to) with fn, unless skipping. */
+/* A back-reference's target (past the end if it is: then an error when
+ * followed, as in libiberty). */
 static size_t
 rs_backref(struct rs *r)
 {
