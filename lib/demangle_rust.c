@@ -309,6 +309,7 @@ rs_legacy_plain(const char *a, size_t n, const char *end)
 {
 	size_t k = 1;
 
+	(void)end;		/* (without SSE2) */
 #ifdef __SSE2__
 	const __m128i dl = _mm_set1_epi8('$'), dot = _mm_set1_epi8('.');
 	__m128i x;
