@@ -55,6 +55,7 @@ struct cx {
 	unsigned char busy;	/* times on the print stack */
 	char suffix;		/* _Float<n>x */
 	int n;
+	int memo, memolen;	/* a template printed before: out[memo..+len) */
 	const char *s;
 	struct cx *l, *r;
 };
@@ -219,8 +220,13 @@ newc(struct dp *d, int t)
 	if (d->ncomp >= d->maxcomp)
 		return NULL;
 	c = &d->comp[d->ncomp++];
-	memset(c, 0, sizeof(*c));
 	c->t = (unsigned char)t;
+	c->busy = 0;
+	c->suffix = 0;
+	c->n = 0;
+	c->memolen = 0;
+	c->s = NULL;
+	c->l = c->r = NULL;
 	return c;
 }
 
@@ -1807,6 +1813,8 @@ struct pr {
 	long steps;
 	int pack_index;
 	int lambda_arg;
+	int commas;		/* ", " to write before the next output */
+	unsigned long dep;	/* uses of the context (template arguments) */
 	const struct cx *cur_tpl;
 };
 
@@ -1817,20 +1825,34 @@ put(struct pr *p, const char *s, size_t n)
 {
 	if (p->err || n == 0)
 		return;
+	while (p->commas > 0) {
+		/* the ", " of the argument lists around, now followed by
+		 * something */
+		if (p->cap - p->len < 2) {
+			p->err = 1;
+			return;
+		}
+		memcpy(p->out + p->len, ", ", 2);
+		p->len += 2;
+		p->commas--;
+	}
 	if (p->cap - p->len < n) {
 		p->err = 1;
 		return;
 	}
-	memcpy(p->out + p->len, s, n);
+	if (n <= 16) {		/* most pieces: short names, "::", ", " */
+		char *o = p->out + p->len;
+		size_t i;
+		for (i = 0; i < n; i++)
+			o[i] = s[i];
+	} else
+		memcpy(p->out + p->len, s, n);
 	p->len += n;
 	p->last = s[n - 1];
 }
 
-static void
-puts_(struct pr *p, const char *s)
-{
-	put(p, s, strlen(s));
-}
+/* a string literal */
+#define puts_(p, lit) put((p), (lit), sizeof(lit) - 1)
 
 static void
 putc_(struct pr *p, char c)
@@ -1876,6 +1898,7 @@ index_targ(struct cx *args, int i)
 static struct cx *
 lookup_targ(struct pr *p, const struct cx *c)
 {
+	p->dep++;
 	if (p->tpls == NULL) {
 		p->err = 1;
 		return NULL;
@@ -2331,7 +2354,7 @@ print_literal(struct pr *p, struct cx *c)
 				if (c->t == C_LITNEG)
 					putc_(p, '-');
 				pc(p, c->r);
-				puts_(p, sfx[tp]);
+				put(p, sfx[tp], strlen(sfx[tp]));
 				return;
 			}
 			break;
@@ -2704,18 +2727,32 @@ pc_inner(struct pr *p, struct cx *c)
 		print_typed_name(p, c);
 		return;
 	case C_TEMPLATE: {
+		/* A template prints the same wherever it is (modifiers do not
+		 * go in) unless it looks up template arguments: then, printed
+		 * again through a substitution, it is copied. */
 		struct pmod *hm = p->mods;
 		const struct cx *hc = p->cur_tpl;
+		unsigned long dep = p->dep;
+		size_t start = p->len + 2 * (size_t)p->commas;
+		if (c->memolen > 0) {
+			put(p, p->out + c->memo, (size_t)c->memolen);
+			return;
+		}
 		p->cur_tpl = c;
 		p->mods = NULL;
 		pc(p, c->l);
 		print_template_args(p, c->r);
 		p->mods = hm;
 		p->cur_tpl = hc;
+		if (!p->err && p->dep == dep && p->len > start) {
+			c->memo = (int)start;
+			c->memolen = (int)(p->len - start);
+		}
 		return;
 	}
 	case C_TPARAM:
 		if (p->lambda_arg) {
+			p->dep++;
 			puts_(p, "auto:");
 			putnum(p, (long)c->n + 1);
 		} else {
@@ -2853,12 +2890,14 @@ pc_inner(struct pr *p, struct cx *c)
 		if (c->l != NULL)
 			pc(p, c->l);
 		if (c->r != NULL) {
-			size_t len;
-			puts_(p, ", ");
-			len = p->len;
+			/* ", " is written only if the rest prints something
+			 * (an empty pack does not); like libiberty, which takes
+			 * it back, the last character is then a blank */
+			int commas = ++p->commas;
+			p->last = ' ';
 			pc(p, c->r);
-			if (p->len == len && !p->err)
-				p->len -= 2;
+			if (p->commas == commas)
+				p->commas--;
 		}
 		return;
 	case C_INITLIST:
@@ -2911,7 +2950,10 @@ pc_inner(struct pr *p, struct cx *c)
 		putc_(p, ')');
 		return;
 	case C_PACK: {
-		struct cx *a = p->lambda_arg ? NULL : find_pack(p, c->l);
+		struct cx *a;
+		if (p->lambda_arg)
+			p->dep++;
+		a = p->lambda_arg ? NULL : find_pack(p, c->l);
 		if (a == NULL) {
 			subexpr(p, c->l);
 			puts_(p, "...");
@@ -2998,6 +3040,15 @@ pc(struct pr *p, struct cx *c)
 {
 	if (p->err)
 		return;
+	/* leaves, the most common, print without the bookkeeping */
+	if (c != NULL && (c->t == C_NAME || c->t == C_SUBSTD)) {
+		put(p, c->s, (size_t)c->n);
+		return;
+	}
+	if (c != NULL && c->t == C_BUILTIN) {
+		put(p, bt[c->n].name, bt[c->n].len);
+		return;
+	}
 	if (c == NULL || c->busy > 1 || p->depth >= CX_PRINT_DEPTH ||
 	    ++p->steps > (long)(16 * (FOLD_DM_MAXOUT + CX_MAXCOMP))) {
 		p->err = 1;
@@ -3080,6 +3131,8 @@ again:
 	p.steps = 0;
 	p.pack_index = 0;
 	p.lambda_arg = 0;
+	p.commas = 0;
+	p.dep = 0;
 	p.cur_tpl = NULL;
 	p.nscope = p.nsaved = 0;
 	p.len = 0;

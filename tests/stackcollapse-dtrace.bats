@@ -188,6 +188,39 @@ case_ok() {
 	[ "$output" = 'x`m::x;x`std::rt::lang_start;x`m::main;x`m::work::<u32> 1' ]
 }
 
+@test "--demangle: C++ names as c++filt -p prints them (module\`sym, bpftrace, macOS '__Z')" {
+	run sc --demangle < <(printf '%s\n' \
+	    '    cxxwork`_ZNK12_GLOBAL__N_15Fnv1aclERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE+0x2a' \
+	    '    cxxwork`_ZN5store5IndexINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEElN12_GLOBAL__N_15Fnv1aEE3putERKS6_l+0x11' \
+	    '    cxxwork`_Z7apply_nIZ4mainEUliE_EdT_i+0x5' \
+	    '    cxxwork`__ZL4walki.isra.0+0x9' \
+	    '    _ZZ4mainENKUliE_clEi+16' \
+	    '    libstdc++.so.6`_ZTv0_n24_NSoD1Ev' \
+	    '    cxxwork`main+0x99' \
+	    '  7')
+	[ "$status" -eq 0 ]
+	[ "$output" = 'cxxwork`main;libstdc++.so.6`virtual thunk to std::basic_ostream<char, std::char_traits<char> >::~basic_ostream();main::{lambda(int)#1}::operator();cxxwork`walk;cxxwork`apply_n<main::{lambda(int)#1}>;cxxwork`store::Index<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, long, (anonymous namespace)::Fnv1a>::put;cxxwork`(anonymous namespace)::Fnv1a::operator() 7' ]
+	# without the option, the names are kept (cut at the last '(' or '<'
+	# after a '::', as stackcollapse.pl does with the names DTrace demangles)
+	run sc < <(printf '    x`_ZN1A1fEv+0x1\n    x`A::g(int) const+0x1\n  1\n')
+	[ "$output" = 'x`A::g;x`_ZN1A1fEv 1' ]
+}
+
+@test "--demangle: what c++filt -p leaves is left, as without the option; --demangle-rust is the same option" {
+	# (c++filt -p stops after the name: _Z1fS_ is f, _ZN1A1fE1 is A::f;
+	# a name over 1024 bytes is left, as c++filt leaves it)
+	local long a in
+	long=_Z1f$(printf 'P%.0s' $(seq 1030))i
+	in="    x\`_Z1fS_+0x1\n    x\`_ZN1A1fE1\n    x\`_Zfoo\n    x\`_R\n    x\`_GLOBAL__sub_I_a.cc\n    x\`_GLOBAL__I_a\n    x\`$long\n  2\n"
+	run sc --demangle < <(printf "$in")
+	[ "$output" = "x\`$long;x\`global constructors keyed to a;x\`_GLOBAL__sub_I_a.cc;x\`_R;x\`_Zfoo;x\`A::f;x\`f 2" ]
+	a=$output
+	run sc --demangle-rust < <(printf "$in")
+	[ "$output" = "$a" ]
+	run sc --demangle-rust < <(printf '    x`_ZN3foo3barEv\n    y`_RNvC1m4main\n  1\n')
+	[ "$output" = 'y`m::main;x`foo::bar 1' ]
+}
+
 @test "a record with no frame counts as '-'; a count of 0 is kept" {
 	run sc < <(printf '\n\n                5\n\n    a`b+0x1\n    0\n')
 	[ "$output" = $'- 5\na`b 0' ]
@@ -234,6 +267,7 @@ case_ok() {
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "usage: stackcollapse-dtrace "* ]]
 	[[ "$output" == *"--demangle-rust"* ]]
+	[[ "$output" == *"--demangle "* ]]
 	run sc -h
 	[ "$status" -eq 0 ]
 	run sc --version

@@ -13,6 +13,24 @@
 
 #include "fold.h"
 
+#define OBUF (1 << 22)
+
+/* Write out[0..*len), 0 on success. */
+static int
+flush(const char *out, size_t *len)
+{
+	size_t done = 0;
+
+	while (done < *len) {
+		ssize_t w = write(1, out + done, *len - done);
+		if (w <= 0)
+			return 1;
+		done += (size_t)w;
+	}
+	*len = 0;
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -20,8 +38,8 @@ main(int argc, char **argv)
 	unsigned flags = FOLD_DM_PARAMS;
 	int cxx = 0, rust = 0, c;
 	long rounds = 1, r;
-	char *buf = NULL, *p, *e, *nl;
-	size_t len = 0, cap = 0, n;
+	char *buf = NULL, *obuf, *p, *e, *nl;
+	size_t len = 0, cap = 0, olen = 0;
 
 	while ((c = getopt(argc, argv, "pCRn:")) != -1) {
 		switch (c) {
@@ -35,35 +53,48 @@ main(int argc, char **argv)
 		}
 	}
 	for (;;) {
+		ssize_t got;
 		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 1 << 20;
+			cap = cap ? cap * 2 : 1 << 22;
 			if ((buf = realloc(buf, cap)) == NULL)
 				return 1;
 		}
-		n = fread(buf + len, 1, cap - len, stdin);
-		if (n == 0)
+		got = read(0, buf + len, cap - len);
+		if (got < 0)
+			return 1;
+		if (got == 0)
 			break;
-		len += n;
+		len += (size_t)got;
 	}
+	if ((obuf = malloc(OBUF)) == NULL)
+		return 1;
 	for (r = 0; r < rounds; r++) {
+		int last = r + 1 == rounds;
 		for (p = buf, e = buf + len; p < e; p = nl + 1) {
-			size_t k;
+			size_t k, sl, room;
+			char *o;
 			if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
 				nl = e;
-			k = cxx ? fold_demangle_cxx(p, (size_t)(nl - p), out,
-			    sizeof(out), flags) : rust ? fold_demangle_rust(p,
-			    (size_t)(nl - p), out, sizeof(out), flags) :
-			    fold_demangle(p, (size_t)(nl - p), out, sizeof(out),
-			    flags);
-			if (r + 1 < rounds)
+			sl = (size_t)(nl - p);
+			if (OBUF - olen < FOLD_DM_MAXOUT + sl + 1 &&
+			    flush(obuf, &olen))
+				return 1;
+			/* demangled straight into the output */
+			o = last ? obuf + olen : out;
+			room = last ? OBUF - olen : sizeof(out);
+			k = cxx ? fold_demangle_cxx(p, sl, o, room, flags) :
+			    rust ? fold_demangle_rust(p, sl, o, room, flags) :
+			    fold_demangle(p, sl, o, room, flags);
+			if (!last)
 				continue;
-			if (k > 0)
-				fwrite(out, 1, k, stdout);
-			else
-				fwrite(p, 1, (size_t)(nl - p), stdout);
-			putchar('\n');
+			if (k == 0) {
+				memcpy(obuf + olen, p, sl);
+				k = sl;
+			}
+			olen += k;
+			obuf[olen++] = '\n';
 		}
 	}
 	free(buf);
-	return ferror(stdout) || fflush(stdout) ? 1 : 0;
+	return flush(obuf, &olen);
 }
