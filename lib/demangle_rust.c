@@ -10,6 +10,12 @@
  * FOLD_DM_MAXOUT), and the work (parse steps, back-references followed,
  * punycode decoding) is capped in proportion to len + FOLD_DM_MAXOUT, so
  * that no input runs longer than linear time.  Over any bound: return 0.
+ *
+ * Written from RFC 2603 and from c++filt's observed output, which it
+ * follows where c++filt has quirks (constants past 64 bits printed one byte
+ * late, "a__b" ABIs, punycode cut short printing nothing).  The one
+ * difference: a symbol c++filt prints as an empty name (_RC0_) is left as
+ * it is, as the interface has no empty name.
  */
 #include <stdint.h>
 #include <string.h>
@@ -162,10 +168,24 @@ rs_put(struct rs *r, const char *s, size_t n)
 	r->olen += n;
 }
 
+/* rs_put() for literals: memcpy of a constant length, inline. */
+static void
+rs_putl(struct rs *r, const char *s, size_t n)
+{
+	if (r->skip || r->err)
+		return;
+	if (n > r->ocap - r->olen) {
+		r->err = 1;
+		return;
+	}
+	memcpy(r->out + r->olen, s, n);
+	r->olen += n;
+}
+
 static void
 rs_puts(struct rs *r, const char *s)
 {
-	rs_put(r, s, strlen(s));
+	rs_putl(r, s, strlen(s));
 }
 
 static void
@@ -303,6 +323,7 @@ rs_legacy_plain(const char *a, size_t n, const char *end)
 {
 	size_t k = 1;
 
+	(void)end;		/* (without SSE2) */
 #ifdef __SSE2__
 	const __m128i dl = _mm_set1_epi8('$'), dot = _mm_set1_epi8('.');
 	__m128i x;
@@ -350,7 +371,7 @@ rs_legacy_ident(struct rs *r, const char *a, size_t n)
 			rs_putc(r, c);
 		} else if (a[0] == '.') {
 			if (n >= 2 && a[1] == '.') {
-				rs_put(r, "::", 2);
+				rs_putl(r, "::", 2);
 				k = 2;
 			} else {
 				rs_putc(r, '.');
@@ -455,7 +476,7 @@ rs_legacy(struct rs *r)
 		if (r->i >= r->n)
 			break;
 		if (!first)
-			rs_put(r, "::", 2);
+			rs_putl(r, "::", 2);
 		if (esc)
 			rs_legacy_ident(r, id.a, id.alen);
 		else
@@ -721,10 +742,10 @@ rs_binder(struct rs *r)
 	n = rs_opt62(r, 'G');
 	if (n == 0)
 		return;
-	rs_put(r, "for<", 4);
+	rs_putl(r, "for<", 4);
 	for (k = 0; k < n && !r->err; k++) {
 		if (k > 0)
-			rs_put(r, ", ", 2);
+			rs_putl(r, ", ", 2);
 		r->bound++;
 		rs_lifetime(r, 1);
 		/* Each lifetime prints something: the output bound ends
@@ -732,7 +753,7 @@ rs_binder(struct rs *r)
 		if (!rs_step(r, 1))
 			return;
 	}
-	rs_put(r, "> ", 2);
+	rs_putl(r, "> ", 2);
 }
 
 static void rs_path(struct rs *r, int in_value);
@@ -809,7 +830,8 @@ rs_follow(struct rs *r, size_t pos, int kind)
 		r->maxdepth = maxdepth;
 }
 
-/* Follow a back-reference (its target in *to) with fn, unless skipping. */
+/* A back-reference's target (past the end if it is: then an error when
+ * followed, as in libiberty). */
 static size_t
 rs_backref(struct rs *r)
 {
@@ -859,7 +881,7 @@ rs_path(struct rs *r, int in_value)
 			rs_skip_dis(r);
 		rs_ident(r, &id);
 		if (rs_upper(ns)) {
-			rs_put(r, "::{", 3);
+			rs_putl(r, "::{", 3);
 			if (ns == 'C')
 				rs_puts(r, "closure");
 			else if (ns == 'S')
@@ -874,7 +896,7 @@ rs_path(struct rs *r, int in_value)
 			rs_uint(r, dis, 0);
 			rs_putc(r, '}');
 		} else if (id.a != NULL || id.p != NULL) {
-			rs_put(r, "::", 2);
+			rs_putl(r, "::", 2);
 			rs_print_ident(r, &id);
 		}
 		break;
@@ -890,7 +912,7 @@ rs_path(struct rs *r, int in_value)
 		rs_putc(r, '<');
 		rs_type(r);
 		if (tag != 'M') {
-			rs_put(r, " as ", 4);
+			rs_putl(r, " as ", 4);
 			rs_path(r, 0);
 		}
 		rs_putc(r, '>');
@@ -898,11 +920,11 @@ rs_path(struct rs *r, int in_value)
 	case 'I':
 		rs_path(r, in_value);
 		if (in_value)
-			rs_put(r, "::", 2);
+			rs_putl(r, "::", 2);
 		rs_putc(r, '<');
 		for (k = 0; !r->err && !rs_eat(r, 'E'); k++) {
 			if (k > 0)
-				rs_put(r, ", ", 2);
+				rs_putl(r, ", ", 2);
 			rs_generic_arg(r);
 		}
 		rs_putc(r, '>');
@@ -974,7 +996,7 @@ rs_fn(struct rs *r)
 
 	rs_binder(r);
 	if (rs_eat(r, 'U'))
-		rs_put(r, "unsafe ", 7);
+		rs_putl(r, "unsafe ", 7);
 	if (rs_eat(r, 'K')) {
 		if (rs_eat(r, 'C')) {
 			abi.a = "C";
@@ -987,19 +1009,19 @@ rs_fn(struct rs *r)
 				return;
 			}
 		}
-		rs_put(r, "extern \"", 8);
+		rs_putl(r, "extern \"", 8);
 		rs_abi(r, abi.a, abi.alen);
-		rs_put(r, "\" ", 2);
+		rs_putl(r, "\" ", 2);
 	}
-	rs_put(r, "fn(", 3);
+	rs_putl(r, "fn(", 3);
 	for (k = 0; !r->err && !rs_eat(r, 'E'); k++) {
 		if (k > 0)
-			rs_put(r, ", ", 2);
+			rs_putl(r, ", ", 2);
 		rs_type(r);
 	}
 	rs_putc(r, ')');
 	if (!rs_eat(r, 'u')) {
-		rs_put(r, " -> ", 4);
+		rs_putl(r, " -> ", 4);
 		rs_type(r);
 	}
 	r->bound = bound;
@@ -1029,7 +1051,7 @@ rs_path_open(struct rs *r)
 		open = 1;
 		for (k = 0; !r->err && !rs_eat(r, 'E'); k++) {
 			if (k > 0)
-				rs_put(r, ", ", 2);
+				rs_putl(r, ", ", 2);
 			rs_generic_arg(r);
 		}
 	} else
@@ -1052,7 +1074,7 @@ rs_dyn_trait(struct rs *r)
 		open = 1;
 		rs_ident(r, &id);
 		rs_print_ident(r, &id);
-		rs_put(r, " = ", 3);
+		rs_putl(r, " = ", 3);
 		rs_type(r);
 	}
 	if (open)
@@ -1088,7 +1110,7 @@ rs_type(struct rs *r)
 			}
 		}
 		if (tag != 'R')
-			rs_put(r, "mut ", 4);
+			rs_putl(r, "mut ", 4);
 		rs_type(r);
 		break;
 	case 'P':
@@ -1102,7 +1124,7 @@ rs_type(struct rs *r)
 		rs_putc(r, '[');
 		rs_type(r);
 		if (tag == 'A') {
-			rs_put(r, "; ", 2);
+			rs_putl(r, "; ", 2);
 			rs_const(r);
 		}
 		rs_putc(r, ']');
@@ -1111,7 +1133,7 @@ rs_type(struct rs *r)
 		rs_putc(r, '(');
 		for (k = 0; !r->err && !rs_eat(r, 'E'); k++) {
 			if (k > 0)
-				rs_put(r, ", ", 2);
+				rs_putl(r, ", ", 2);
 			rs_type(r);
 		}
 		if (k == 1)
@@ -1122,12 +1144,12 @@ rs_type(struct rs *r)
 		rs_fn(r);
 		break;
 	case 'D':
-		rs_put(r, "dyn ", 4);
+		rs_putl(r, "dyn ", 4);
 		bound = r->bound;
 		rs_binder(r);
 		for (k = 0; !r->err && !rs_eat(r, 'E'); k++) {
 			if (k > 0)
-				rs_put(r, " + ", 3);
+				rs_putl(r, " + ", 3);
 			rs_dyn_trait(r);
 		}
 		r->bound = bound;
@@ -1137,7 +1159,7 @@ rs_type(struct rs *r)
 		}
 		lt = rs_int62(r);
 		if (lt) {
-			rs_put(r, " + ", 3);
+			rs_putl(r, " + ", 3);
 			rs_lifetime(r, lt);
 		}
 		break;
@@ -1190,7 +1212,7 @@ rs_const_uint(struct rs *r)
 		/* Past 64 bits: the digits as they are, but as libiberty
 		 * prints them, one byte late (the last digit dropped, the
 		 * closing '_' printed). */
-		rs_put(r, "0x", 2);
+		rs_putl(r, "0x", 2);
 		rs_put(r, r->s + r->i - n, n);
 	} else if (n > 0)
 		rs_uint(r, v, 0);
@@ -1210,15 +1232,15 @@ rs_const_char(struct rs *r)
 	}
 	rs_putc(r, '\'');
 	if (v == '\t')
-		rs_put(r, "\\t", 2);
+		rs_putl(r, "\\t", 2);
 	else if (v == '\r')
-		rs_put(r, "\\r", 2);
+		rs_putl(r, "\\r", 2);
 	else if (v == '\n')
-		rs_put(r, "\\n", 2);
+		rs_putl(r, "\\n", 2);
 	else if (v > ' ' && v < '~')
 		rs_putc(r, (char)v);
 	else {
-		rs_put(r, "\\u{", 3);
+		rs_putl(r, "\\u{", 3);
 		rs_uint(r, v, 1);
 		rs_putc(r, '}');
 	}
