@@ -5,8 +5,24 @@
  * then the Itanium C++ ABI.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "fold.h"
+
+/* Whether s holds "17h": every legacy Rust name ends in a path segment of
+ * 17 bytes, 'h' and 16 hex digits; C++ names seldom have it. */
+static int
+has_hash_segment(const char *s, size_t len)
+{
+	const char *p = s + 2, *end = s + len;
+
+	while (p < end && (p = memchr(p, 'h', (size_t)(end - p))) != NULL) {
+		if (p[-1] == '7' && p[-2] == '1')
+			return 1;
+		p++;
+	}
+	return 0;
+}
 
 size_t
 fold_demangle(const char *sym, size_t len, char *out, size_t cap,
@@ -16,7 +32,7 @@ fold_demangle(const char *sym, size_t len, char *out, size_t cap,
 
 	if (sym == NULL || len < 2 || sym[0] != '_')
 		return 0;
-	if (sym[1] == 'R' || sym[1] == 'Z') {
+	if (sym[1] == 'R' || (sym[1] == 'Z' && has_hash_segment(sym, len))) {
 		n = fold_demangle_rust(sym, len, out, cap, flags);
 		if (n > 0)
 			return n;
