@@ -489,7 +489,8 @@ build_inline() {
 	golden "$P/demangle-rust-v0.collapsed"
 	run --separate-stderr sc "$P/demangle-rust-v0.txt"
 	golden "$P/demangle-rust-v0.collapsed"
-	grep -qF ';rsw::main;rsw::work::<u32>' "$P/demangle-rust-v0.collapsed"
+	grep -qF ';rswork::main;rswork::work::<u32>' "$P/demangle-rust-v0.collapsed"
+	grep -qF ';<rswork::Sq as rswork::Shape>::area' "$P/demangle-rust-v0.collapsed"
 }
 
 @test "--demangle: each piece of an inline chain, offsets, what c++filt -p leaves" {
