@@ -700,7 +700,11 @@ enum { FOLD_DM_PARAMS = 1 };
  * the length of the name, or 0 when the symbol is left as it is (not
  * mangled, malformed, over the limits, or it would not fit in cap).
  * Never allocates; bounded recursion; linear time.  fold_demangle() tries
- * Rust first (legacy Rust overlaps the C++ grammar), then C++.
+ * Rust first (legacy Rust overlaps the C++ grammar), then C++.  No state is
+ * kept between calls (callers cache per distinct symbol); the C++ side
+ * uses about 150 KiB of stack (its tables), plus its recursion, bounded:
+ * call it from threads with a stack of 1 MiB or more.  C++ symbols longer
+ * than 1024 bytes are left as they are, as c++filt leaves them.
  */
 size_t fold_demangle(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags);

@@ -3,7 +3,7 @@
 # byte for byte what GNU c++filt -i and c++filt -i -p print.
 #
 # data/demangle/cxx-sample.txt: symbol, c++filt -i, c++filt -i -p (binutils
-# 2.40), tab-separated: 2983 symbols picked from the C++ objects of a Debian
+# 2.40), tab-separated: 3064 symbols picked from the C++ objects of a Debian
 # 12 machine for every construct (special names, thunks, clones, lambdas,
 # unnamed types, ABI tags, packs, decltype and other expressions, literals,
 # vendor types, modules...), those of cxx-sample.cc built by g++ and

@@ -25,12 +25,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fo_flush();
 	(void)fold_dtrace_end(d);
 	check_folded();
-	{	/* the Rust demangler alone, on the whole input */
-		char *out = malloc(2 * size + 1);
-
-		if (fold_rust_demangle((const char *)data, size, out) > 2 * size)
-			abort();
-		free(out);
-	}
+	/* (the demanglers alone: fuzz_demangle, fuzz_demangle_rust) */
 	return 0;
 }

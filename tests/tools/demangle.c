@@ -96,5 +96,7 @@ main(int argc, char **argv)
 		}
 	}
 	free(buf);
-	return flush(obuf, &olen);
+	c = flush(obuf, &olen);
+	free(obuf);
+	return c;
 }
