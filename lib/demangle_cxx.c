@@ -30,6 +30,9 @@
 #define CX_PRINT_DEPTH 1024	/* nested print calls */
 #define CX_MAXSCOPE 512		/* saved template scopes */
 #define CX_MAXSAVED 2048	/* templates in them */
+#ifndef CX_FAST
+#define CX_FAST 1		/* 0: no fast path (to check it against the rest) */
+#endif
 
 enum {
 	C_NAME = 1, C_QUAL, C_LOCAL, C_TYPED, C_TEMPLATE, C_TPARAM, C_FPARAM,
@@ -3061,6 +3064,727 @@ pc(struct pr *p, struct cx *c)
 	c->busy--;
 }
 
+/* ---- the fast path -------------------------------------------------------
+ *
+ * Most symbols are plain: nested names of source names, template arguments
+ * that are types or integer literals, parameters that are builtins,
+ * names, pointers, references, one cv-qualifier, substitutions and
+ * template parameters.  Their text does not depend on where they are
+ * printed, so they are printed while they are parsed, and a substitution
+ * is a span of the output already written.  Anything else (function and
+ * array types, operators, expressions, packs, local names, clone
+ * suffixes...) makes fx_demangle() give up, and the symbol goes through
+ * the two passes above, which are the reference: the fast path only takes
+ * shapes for which it writes the same bytes.  It also gives up where the
+ * two passes could hit one of their limits (long symbols, many components)
+ * so that those decide. */
+
+#define FX_MAXSUB 256
+#define FX_MAXTARG 64
+#define FX_MAXDEPTH 64
+#define FX_MAXCOMP 500		/* print depth <= 2 * components < CX_PRINT_DEPTH */
+
+/* what a printed type is, for the rules that depend on it */
+enum { K_NAME, K_BUILTIN, K_VOID, K_PTR, K_REF, K_CV, K_PACK };
+
+struct fspan {
+	int off, len, kind;
+};
+
+struct fx {
+	const char *p, *end;
+	char *out;
+	int len, cap;
+	int ncomp, maxcomp;	/* components the two passes would make */
+	int nsub, maxsub;
+	int ntarg;		/* the function's template arguments; -1: none */
+	int depth;
+	const char *ln;		/* the last source name (for a ctor) */
+	int lnlen;
+	struct fspan sub[FX_MAXSUB];
+	struct fspan targ[FX_MAXTARG];
+};
+
+static int
+fx_put(struct fx *f, const char *s, int n)
+{
+	if (f->cap - f->len < n)
+		return 0;
+	memcpy(f->out + f->len, s, (size_t)n);
+	f->len += n;
+	return 1;
+}
+
+#define fx_puts(f, lit) fx_put((f), (lit), (int)sizeof(lit) - 1)
+
+static int
+fx_copy(struct fx *f, const struct fspan *s)
+{
+	if (f->cap - f->len < s->len)
+		return 0;
+	memcpy(f->out + f->len, f->out + s->off, (size_t)s->len);
+	f->len += s->len;
+	return 1;
+}
+
+static int
+fx_addsub(struct fx *f, int start, int kind)
+{
+	if (f->nsub >= f->maxsub)
+		return 0;
+	f->sub[f->nsub].off = start;
+	f->sub[f->nsub].len = f->len - start;
+	f->sub[f->nsub].kind = kind;
+	f->nsub++;
+	return 1;
+}
+
+static int
+fx_comp(struct fx *f, int n)
+{
+	f->ncomp += n;
+	return f->ncomp <= f->maxcomp;
+}
+
+static int fx_type(struct fx *f);
+
+/* <source-name> [B <source-name>]... */
+static int
+fx_source_name(struct fx *f)
+{
+	const char *p = f->p, *s;
+	int n = 0;
+
+	while (p < f->end && isdig(*p)) {
+		n = n * 10 + (*p++ - '0');
+		if (n > CX_MAXIN)
+			return 0;
+	}
+	if (n <= 0 || f->end - p < n || !fx_comp(f, 1))
+		return 0;
+	s = p;
+	f->p = p + n;
+	if (n >= 10 && memcmp(s, "_GLOBAL_", 8) == 0 &&
+	    (s[8] == '.' || s[8] == '_' || s[8] == '$') && s[9] == 'N') {
+		f->ln = "(anonymous namespace)";
+		f->lnlen = (int)sizeof("(anonymous namespace)") - 1;
+	} else {
+		f->ln = s;
+		f->lnlen = n;
+	}
+	return fx_put(f, f->ln, f->lnlen);
+}
+
+static int
+fx_abi_tags(struct fx *f)
+{
+	const char *ln = f->ln;
+	int lnlen = f->lnlen;
+
+	while (f->p < f->end && *f->p == 'B') {
+		f->p++;
+		if (!fx_comp(f, 1) || !fx_puts(f, "[abi:") ||
+		    !fx_source_name(f) || !fx_puts(f, "]"))
+			return 0;
+	}
+	f->ln = ln;
+	f->lnlen = lnlen;
+	return 1;
+}
+
+/* an operator's name (not cv, v<digit>, li) */
+static int
+fx_operator(struct fx *f)
+{
+	int lo = 0, hi = NOPS;
+	char c1, c2;
+
+	if (f->end - f->p < 2)
+		return 0;
+	c1 = f->p[0];
+	c2 = f->p[1];
+	if ((c1 == 'c' && c2 == 'v') || (c1 == 'l' && c2 == 'i') ||
+	    (c1 == 'o' && c2 == 'n'))
+		return 0;
+	while (lo < hi) {
+		int i = lo + (hi - lo) / 2;
+		if (c1 == ops[i].code[0] && c2 == ops[i].code[1]) {
+			int n = ops[i].len;
+			const char *name = ops[i].name;
+			f->p += 2;
+			if (name[n - 1] == ' ')
+				n--;
+			return fx_comp(f, 1) && fx_puts(f, "operator") &&
+			    (!islow(name[0]) || fx_puts(f, " ")) &&
+			    fx_put(f, name, n) && fx_abi_tags(f);
+		}
+		if (c1 < ops[i].code[0] ||
+		    (c1 == ops[i].code[0] && c2 < ops[i].code[1]))
+			hi = i;
+		else
+			lo = i + 1;
+	}
+	return 0;
+}
+
+/* S_, S<seq-id>_: the index, or -1 */
+static int
+fx_seq_id(struct fx *f)
+{
+	unsigned id = 0;
+
+	f->p++;		/* S */
+	if (f->p < f->end && *f->p == '_') {
+		f->p++;
+		return 0;
+	}
+	while (f->p < f->end && *f->p != '_') {
+		char c = *f->p++;
+		if (isdig(c))
+			id = id * 36 + (unsigned)(c - '0');
+		else if (isupp(c))
+			id = id * 36 + (unsigned)(c - 'A') + 10;
+		else
+			return -1;
+		if (id >= FX_MAXSUB)
+			return -1;
+	}
+	if (f->p >= f->end)
+		return -1;
+	f->p++;
+	return (int)id + 1;
+}
+
+/* Sa, Sb, Ss, Si, So, Sd (not St): the simple name, or NULL */
+static int
+fx_stdsub(struct fx *f, int prefix)
+{
+	size_t k;
+	char c;
+
+	if (f->end - f->p < 2)
+		return 0;
+	c = f->p[1];
+	for (k = 1; k < sizeof(stdsub) / sizeof(stdsub[0]); k++) {
+		if (c != stdsub[k].code)
+			continue;
+		const char *t = stdsub[k].simple;
+		f->p += 2;
+		if (f->p < f->end && *f->p == 'B')
+			return 0;
+		if (prefix && f->p < f->end && (*f->p == 'C' || *f->p == 'D'))
+			t = stdsub[k].full;
+		f->ln = stdsub[k].last;
+		f->lnlen = (int)strlen(stdsub[k].last);
+		return fx_comp(f, 2) && fx_put(f, t, (int)strlen(t));
+	}
+	return 0;
+}
+
+/* L <type> [n] <digits> E: a literal of an integer, bool or named type */
+static int
+fx_literal(struct fx *f)
+{
+	const char *s;
+	int neg = 0, tp = P_DEF;
+	char t;
+
+	f->p++;		/* L */
+	if (f->p >= f->end)
+		return 0;
+	t = *f->p;
+	if (islow(t)) {
+		if (t == 'u' || t == 'k' || t == 'p' || t == 'q' || t == 'r')
+			return 0;
+		tp = bt[t - 'a'].print;
+		if (tp == P_FLOAT || tp == P_VOID)
+			return 0;
+	}
+	if (tp == P_DEF || tp == P_BOOL) {
+		if (!fx_puts(f, "(") || fx_type(f) < 0 || !fx_puts(f, ")"))
+			return 0;
+	} else
+		f->p++;
+	if (f->p < f->end && *f->p == 'n') {
+		neg = 1;
+		f->p++;
+	}
+	s = f->p;
+	while (f->p < f->end && isdig(*f->p))
+		f->p++;
+	if (f->p == s || f->p >= f->end || *f->p != 'E' || !fx_comp(f, 3))
+		return 0;
+	f->p++;
+	if (tp == P_BOOL && !neg && f->p - s == 2 && (*s == '0' || *s == '1')) {
+		/* "(bool)" was written: not for these */
+		f->len -= 6;
+		return *s == '0' ? fx_puts(f, "false") : fx_puts(f, "true");
+	}
+	if ((neg && !fx_puts(f, "-")) || !fx_put(f, s, (int)(f->p - 1 - s)))
+		return 0;
+	switch (tp) {
+	case P_UNS: return fx_puts(f, "u");
+	case P_LONG: return fx_puts(f, "l");
+	case P_ULONG: return fx_puts(f, "ul");
+	case P_LLONG: return fx_puts(f, "ll");
+	case P_ULLONG: return fx_puts(f, "ull");
+	default: return 1;
+	}
+}
+
+/* one template argument (a pack: pack 1, its elements); its kind, or -1 */
+static int
+fx_targ(struct fx *f, int pack)
+{
+	switch (*f->p) {
+	case 'L':
+		return fx_comp(f, 1) && fx_literal(f) ? K_NAME : -1;
+	case 'X': case 'I':
+		return -1;
+	case 'J': {
+		int n = 0;
+		if (pack || !fx_comp(f, 1))
+			return -1;
+		f->p++;
+		while (f->p < f->end && *f->p != 'E') {
+			if ((n > 0 && !fx_puts(f, ", ")) || !fx_comp(f, 1) ||
+			    fx_targ(f, 1) < 0)
+				return -1;
+			n++;
+		}
+		if (f->p >= f->end || (n == 0 && pack))
+			return -1;
+		f->p++;
+		return K_PACK;
+	}
+	default:
+		return fx_type(f);
+	}
+}
+
+/* I <template-arg>* E; record: they are the function's.  As libiberty,
+ * an empty pack prints nothing, and ", " before empty packs at the end
+ * are taken back (then no space goes before the '>'). */
+static int
+fx_targs(struct fx *f, int record)
+{
+	const char *ln = f->ln;
+	int lnlen = f->lnlen, n = 0, open, end, blank = 0;
+
+	f->p++;		/* I */
+	if (f->len > 0 && f->out[f->len - 1] == '<' && !fx_puts(f, " "))
+		return 0;
+	if (!fx_puts(f, "<") || !fx_comp(f, 2))
+		return 0;
+	open = end = f->len;
+	if (record)
+		f->ntarg = 0;
+	while (f->p < f->end && *f->p != 'E') {
+		int start, kind;
+		if (n > 0 && !fx_puts(f, ", "))
+			return 0;
+		start = f->len;
+		if (!fx_comp(f, 1) || (kind = fx_targ(f, 0)) < 0)
+			return 0;
+		if (f->len > start)
+			end = f->len;
+		if (record) {
+			if (f->ntarg >= FX_MAXTARG)
+				return 0;
+			f->targ[f->ntarg].off = start;
+			f->targ[f->ntarg].len = f->len - start;
+			f->targ[f->ntarg].kind = kind;
+			f->ntarg++;
+		}
+		n++;
+	}
+	if (f->p >= f->end)
+		return 0;
+	f->p++;		/* E */
+	(void)open;
+	if (n > 1 && f->len != end) {
+		/* empty packs at the end */
+		blank = 1;
+		f->len = end;
+	}
+	if (!blank && f->out[f->len - 1] == '>' && !fx_puts(f, " "))
+		return 0;
+	f->ln = ln;
+	f->lnlen = lnlen;
+	return fx_puts(f, ">");
+}
+
+/* N [K] <prefix> E: a type's (top 0) or the function's (top 1, *cvq
+ * set to 1 for a const member function).  *tpl: it ends in template
+ * arguments, of a name that is not a ctor or dtor (a return type follows). */
+static int
+fx_nested(struct fx *f, int top, int *cvq, int *tpl)
+{
+	int start = f->len, have = 0, ctor = 0;
+
+	f->p++;		/* N */
+	if (f->p < f->end && *f->p == 'K' && top) {
+		*cvq = 1;
+		f->p++;
+		if (!fx_comp(f, 1))
+			return 0;
+	}
+	*tpl = 0;
+	for (;;) {
+		char c, c2;
+		if (f->p >= f->end)
+			return 0;
+		c = *f->p;
+		c2 = f->p + 1 < f->end ? f->p[1] : '\0';
+		if (c == 'I') {
+			/* (after a substitution, whether the name is a
+			 * ctor's is not known here) */
+			if (!have || (ctor < 0 && top) || !fx_targs(f, top))
+				return 0;
+			*tpl = !ctor;
+		} else if (c == 'S') {
+			if (have)
+				return 0;
+			if (c2 == 't') {
+				f->p += 2;
+				if (!fx_comp(f, 1) || !fx_puts(f, "std"))
+					return 0;
+			} else if (c2 == '_' || isdig(c2) || isupp(c2)) {
+				int id = fx_seq_id(f);
+				if (id < 0 || id >= f->nsub ||
+				    f->sub[id].kind != K_NAME ||
+				    !fx_copy(f, &f->sub[id]))
+					return 0;
+			} else if (!fx_stdsub(f, 1))
+				return 0;
+			have = 1;
+			ctor = -1;
+			if (f->p >= f->end || *f->p == 'E')
+				return 0;
+			continue;
+		} else if (isdig(c)) {
+			if ((have && !fx_puts(f, "::")) || !fx_comp(f, 1) ||
+			    !fx_source_name(f) || !fx_abi_tags(f))
+				return 0;
+			ctor = 0;
+			*tpl = 0;
+		} else if (islow(c)) {
+			if ((have && !fx_puts(f, "::")) || !fx_comp(f, 1) ||
+			    !fx_operator(f))
+				return 0;
+			ctor = 0;
+			*tpl = 0;
+		} else if ((c == 'C' && c2 >= '1' && c2 <= '5') ||
+		    (c == 'D' && (c2 == '0' || c2 == '1' || c2 == '2' ||
+		    c2 == '4' || c2 == '5'))) {
+			f->p += 2;
+			if (!have || f->ln == NULL || !fx_puts(f, "::") ||
+			    (c == 'D' && !fx_puts(f, "~")) ||
+			    !fx_put(f, f->ln, f->lnlen) || !fx_comp(f, 2))
+				return 0;
+			if (f->p < f->end && *f->p == 'B')
+				return 0;
+			ctor = 1;
+			*tpl = 0;
+		} else
+			return 0;
+		have = 1;
+		if (f->p < f->end && *f->p == 'E')
+			break;
+		if (!fx_addsub(f, start, K_NAME))
+			return 0;
+	}
+	f->p++;		/* E */
+	return 1;
+}
+
+/* <unscoped-name> [<template-args>], St included (not N): *tpl as above */
+static int
+fx_unscoped(struct fx *f, int top, int *tpl)
+{
+	int start = f->len;
+
+	*tpl = 0;
+	if (*f->p == 'S') {
+		if (f->end - f->p < 3 || f->p[1] != 't' || !isdig(f->p[2]))
+			return 0;
+		f->p += 2;
+		if (!fx_comp(f, 2) || !fx_puts(f, "std::"))
+			return 0;
+	}
+	if (top && *f->p != 'S' && islow(*f->p)) {
+		if (!fx_operator(f))
+			return 0;
+	} else if (!fx_source_name(f) || !fx_abi_tags(f))
+		return 0;
+	if (f->p < f->end && *f->p == 'I') {
+		if (!fx_addsub(f, start, K_NAME) || !fx_targs(f, top))
+			return 0;
+		*tpl = 1;
+	}
+	return 1;
+}
+
+static int
+fx_type_inner(struct fx *f)
+{
+	int start = f->len, kind, tpl;
+	char c, c2;
+
+	if (f->p >= f->end)
+		return -1;
+	c = *f->p;
+	c2 = f->p + 1 < f->end ? f->p[1] : '\0';
+	switch (c) {
+	case 'a': case 'b': case 'c': case 'd': case 'e': case 'f': case 'g':
+	case 'h': case 'i': case 'j': case 'l': case 'm': case 'n':
+	case 'o': case 's': case 't': case 'v': case 'w': case 'x': case 'y':
+	case 'z':
+		f->p++;
+		if (!fx_comp(f, 1) || !fx_put(f, bt[c - 'a'].name,
+		    bt[c - 'a'].len))
+			return -1;
+		return c == 'v' ? K_VOID : K_BUILTIN;
+	case 'P': case 'R': case 'O':
+		f->p++;
+		kind = fx_type(f);
+		if (kind < 0 || kind == K_REF || !fx_comp(f, 1))
+			return -1;
+		if (c == 'P') {
+			if (!fx_puts(f, "*"))
+				return -1;
+			kind = K_PTR;
+		} else {
+			if (!(c == 'R' ? fx_puts(f, "&") : fx_puts(f, "&&")))
+				return -1;
+			kind = K_REF;
+		}
+		break;
+	case 'K': case 'V': case 'r':
+		f->p++;
+		if (f->p >= f->end || *f->p == 'K' || *f->p == 'V' ||
+		    *f->p == 'r' || *f->p == 'F' || *f->p == 'D')
+			return -1;
+		kind = fx_type(f);
+		if (kind < 0 || kind == K_CV || kind == K_REF ||
+		    !fx_comp(f, 1))
+			return -1;
+		if (!(c == 'K' ? fx_puts(f, " const") : c == 'V' ?
+		    fx_puts(f, " volatile") : fx_puts(f, " restrict")))
+			return -1;
+		kind = K_CV;
+		break;
+	case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+	case '8': case '9':
+		if (!fx_unscoped(f, 0, &tpl))
+			return -1;
+		kind = K_NAME;
+		break;
+	case 'N':
+		if (c2 == 'K' || c2 == 'V' || c2 == 'r' || c2 == 'R' ||
+		    c2 == 'O' || !fx_nested(f, 0, NULL, &tpl))
+			return -1;
+		kind = K_NAME;
+		break;
+	case 'S':
+		if (c2 == '_' || isdig(c2) || isupp(c2)) {
+			int id = fx_seq_id(f);
+			if (id < 0 || id >= f->nsub || !fx_copy(f, &f->sub[id]))
+				return -1;
+			kind = f->sub[id].kind;
+			if (f->p >= f->end || *f->p != 'I')
+				return kind;
+			if (kind != K_NAME || !fx_targs(f, 0))
+				return -1;
+			kind = K_NAME;
+		} else if (c2 == 't') {
+			if (!fx_unscoped(f, 0, &tpl))
+				return -1;
+			kind = K_NAME;
+		} else {
+			if (!fx_stdsub(f, 0))
+				return -1;
+			if (f->p >= f->end || *f->p != 'I')
+				return K_NAME;
+			if (!fx_targs(f, 0))
+				return -1;
+			kind = K_NAME;
+		}
+		break;
+	case 'T': {
+		int n = 0;
+		f->p++;
+		if (f->p < f->end && *f->p != '_') {
+			while (f->p < f->end && isdig(*f->p)) {
+				n = n * 10 + (*f->p++ - '0');
+				if (n > FX_MAXTARG)
+					return -1;
+			}
+			n++;
+		}
+		if (f->p >= f->end || *f->p != '_' || n >= f->ntarg ||
+		    !fx_comp(f, 1))
+			return -1;
+		f->p++;
+		if (!fx_copy(f, &f->targ[n]))
+			return -1;
+		kind = f->targ[n].kind;
+		if (kind == K_PACK)
+			return -1;
+		if (f->p < f->end && *f->p == 'I') {
+			if (!fx_addsub(f, start, kind) || !fx_targs(f, 0))
+				return -1;
+			kind = K_NAME;
+		}
+		break;
+	}
+	case 'D': {
+		static const char dbt[] = "fdehusi";
+		const char *k = c2 ? strchr(dbt, c2) : NULL;
+		int i = k ? 26 + (int)(k - dbt) : c2 == 'n' ? BT_NULLPTR : -1;
+		if (i < 0 || !fx_comp(f, 1))
+			return -1;
+		f->p += 2;
+		return fx_put(f, bt[i].name, bt[i].len) ? K_BUILTIN : -1;
+	}
+	default:
+		return -1;
+	}
+	if (!fx_addsub(f, start, kind))
+		return -1;
+	return kind;
+}
+
+/* a type printed: its kind, or -1 to give up */
+static int
+fx_type(struct fx *f)
+{
+	int k;
+
+	if (f->depth >= FX_MAXDEPTH)
+		return -1;
+	f->depth++;
+	k = fx_type_inner(f);
+	f->depth--;
+	return k;
+}
+
+/* the output with a return type before the name:
+ * out[0..name) name, out[name..len) type, becomes "type name" */
+static int
+fx_rotate(struct fx *f, int name)
+{
+	char tmp[CX_MAXIN];
+	int rl = f->len - name, i;
+
+	if (name > (int)sizeof(tmp) || !fx_puts(f, " "))
+		return 0;
+	memcpy(tmp, f->out, (size_t)name);
+	memmove(f->out, f->out + name, (size_t)rl);
+	f->out[rl] = ' ';
+	memcpy(f->out + rl + 1, tmp, (size_t)name);
+	for (i = 0; i < f->nsub; i++)
+		f->sub[i].off += f->sub[i].off < name ? rl + 1 : -name;
+	for (i = 0; i < f->ntarg; i++)
+		f->targ[i].off += f->targ[i].off < name ? rl + 1 : -name;
+	return 1;
+}
+
+/* The symbol demangled into out[0..cap) by the fast path: its length, or
+ * 0 where the two passes must decide. */
+static size_t
+fx_demangle(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags)
+{
+	struct fx f;
+	int cvq = 0, tpl = 0, n;
+	char c;
+
+	if (len < 3 || sym[0] != '_' || sym[1] != 'Z')
+		return 0;
+	f.p = sym + 2;
+	f.end = sym + len;
+	f.out = out;
+	f.len = 0;
+	f.cap = (int)(cap < FOLD_DM_MAXOUT ? cap : FOLD_DM_MAXOUT);
+	f.ncomp = 0;
+	f.maxcomp = 2 * len < FX_MAXCOMP ? (int)(2 * len) : FX_MAXCOMP;
+	f.nsub = 0;
+	f.maxsub = (int)len < FX_MAXSUB ? (int)len : FX_MAXSUB;
+	f.ntarg = -1;
+	f.depth = 0;
+	f.ln = NULL;
+	f.lnlen = 0;
+	c = *f.p;
+	if (c == 'T') {
+		/* vtable, VTT, typeinfo, typeinfo name */
+		if (len < 5)
+			return 0;
+		switch (sym[3]) {
+		case 'V': n = fx_puts(&f, "vtable for "); break;
+		case 'T': n = fx_puts(&f, "VTT for "); break;
+		case 'I': n = fx_puts(&f, "typeinfo for "); break;
+		case 'S': n = fx_puts(&f, "typeinfo name for "); break;
+		default: return 0;
+		}
+		f.p += 2;
+		if (!n || fx_type(&f) < 0 || !fx_comp(&f, 1) ||
+		    ((flags & FOLD_DM_PARAMS) && f.p != f.end))
+			return 0;
+		return (size_t)f.len;
+	}
+	if (c == 'G') {
+		if (len < 6 || sym[3] != 'V' || !fx_puts(&f, "guard variable for "))
+			return 0;
+		f.p += 2;
+		if (!(*f.p == 'N' ? fx_nested(&f, 0, NULL, &tpl) :
+		    isdig(*f.p) || *f.p == 'S' ? fx_unscoped(&f, 0, &tpl) : 0) ||
+		    !fx_comp(&f, 1) ||
+		    ((flags & FOLD_DM_PARAMS) && f.p != f.end))
+			return 0;
+		return (size_t)f.len;
+	}
+	if (c == 'N') {
+		if (!fx_nested(&f, 1, &cvq, &tpl))
+			return 0;
+	} else if (isdig(c) || c == 'S' || islow(c)) {
+		if (!fx_unscoped(&f, 1, &tpl))
+			return 0;
+	} else
+		return 0;
+	if (!(flags & FOLD_DM_PARAMS))
+		return (size_t)f.len;
+	if (f.p == f.end)
+		return cvq ? 0 : (size_t)f.len;
+	if (!tpl)
+		f.ntarg = -1;
+	if (tpl) {
+		int name = f.len;
+		if (fx_type(&f) < 0 || !fx_rotate(&f, name))
+			return 0;
+	}
+	if (!fx_comp(&f, 3) || !fx_puts(&f, "("))
+		return 0;
+	for (n = 0; f.p < f.end; n++) {
+		int start = f.len, kind;
+		const char *pstart = f.p;
+		if (*f.p == 'E' || *f.p == '.')
+			return 0;
+		if (n > 0 && !fx_puts(&f, ", "))
+			return 0;
+		kind = fx_type(&f);
+		if (kind < 0 || !fx_comp(&f, 1))
+			return 0;
+		/* (v): no parameters */
+		if (n == 0 && kind == K_VOID && f.p == f.end && len >= 1 &&
+		    sym[len - 1] == 'v' && f.p - 1 == pstart)
+			f.len = start;
+	}
+	if (n == 0 || !fx_puts(&f, ")") || (cvq && !fx_puts(&f, " const")))
+		return 0;
+	return (size_t)f.len;
+}
+
 /* ---- the entry point ----------------------------------------------------- */
 
 size_t
@@ -3085,6 +3809,11 @@ fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
 		global = sym[9] == 'I' ? C_GLOBALCTOR : C_GLOBALDTOR;
 	else
 		return 0;
+	if (!global && CX_FAST) {
+		size_t n = fx_demangle(sym, len, out, cap, flags);
+		if (n > 0)
+			return n;
+	}
 
 	memset(&d, 0, sizeof(d));
 	d.unresolved = 1;
