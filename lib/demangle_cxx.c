@@ -3066,29 +3066,37 @@ pc(struct pr *p, struct cx *c)
 
 /* ---- the fast path -------------------------------------------------------
  *
- * Most symbols are plain: nested names of source names, template arguments
- * that are types or integer literals, parameters that are builtins,
- * names, pointers, references, one cv-qualifier, substitutions and
- * template parameters.  Their text does not depend on where they are
- * printed, so they are printed while they are parsed, and a substitution
- * is a span of the output already written.  Anything else (function and
- * array types, operators, expressions, packs, local names, clone
- * suffixes...) makes fx_demangle() give up, and the symbol goes through
- * the two passes above, which are the reference: the fast path only takes
- * shapes for which it writes the same bytes.  It also gives up where the
- * two passes could hit one of their limits (long symbols, many components)
- * so that those decide. */
+ * Most symbols are plain: nested names of source names and operators,
+ * template arguments that are types, integer literals or packs of them,
+ * parameters that are builtins, names, pointers and references, one
+ * cv-qualifier, function types, pack expansions, substitutions and
+ * template parameters.  Printed where they are, such shapes do not depend
+ * on what is around them, so they are printed while they are parsed, and
+ * a substitution or template parameter is a copy of a span of the output
+ * already written.  Anything else (arrays, pointers to members, function
+ * types under qualifiers, expressions, local names, lambdas, clone
+ * suffixes, a substitution whose text depends on where it is printed...)
+ * makes fx_demangle() give up, and the symbol goes through the two passes
+ * above, which are the reference: the fast path only takes shapes for
+ * which it writes the same bytes (CX_FAST=0 builds without it, to compare
+ * them).  It also gives up where the two passes could reach one of their
+ * limits (components, substitutions, print depth), so that they decide. */
 
 #define FX_MAXSUB 256
 #define FX_MAXTARG 64
 #define FX_MAXDEPTH 64
 #define FX_MAXCOMP 500		/* print depth <= 2 * components < CX_PRINT_DEPTH */
 
-/* what a printed type is, for the rules that depend on it */
-enum { K_NAME, K_BUILTIN, K_VOID, K_PTR, K_REF, K_CV, K_PACK };
+/* What a printed type is, for the rules that depend on it.  K_REFREF (a
+ * reference to a reference, printed as one), K_FUNC and K_FUNCPTR print
+ * the same only where no modifier is pending; K_BAD (a
+ * function type printed inside a pointer, a type of a pack expansion) has
+ * no text of its own. */
+enum { K_NAME, K_BUILTIN, K_VOID, K_PTR, K_REF, K_RREF, K_REFREF, K_CV,
+	K_FUNC, K_FUNCPTR, K_PACK, K_BAD };
 
 struct fspan {
-	int off, len, kind;
+	int off, len, kind;	/* K_PACK: pack elements pel[off..off+len) */
 };
 
 struct fx {
@@ -3098,15 +3106,38 @@ struct fx {
 	int ncomp, maxcomp;	/* components the two passes would make */
 	int nsub, maxsub;
 	int ntarg;		/* the function's template arguments; -1: none */
+	int nrec, npel;		/* recorded so far */
+	int packi, packn;	/* in a pack expansion: element, count (-1) */
+	int packdep;		/* the type being parsed uses the pack */
 	int depth;
 	const char *ln;		/* the last source name (for a ctor) */
 	int lnlen;
 	struct fspan sub[FX_MAXSUB];
 	struct fspan targ[FX_MAXTARG];
+	struct fspan pel[FX_MAXTARG];
 };
 
-static int
-fx_put(struct fx *f, const char *s, int n)
+/* Append s[0..n), s + n <= send.  A short piece (most names) is copied
+ * as 16 bytes where both sides have room for them (what follows it in the
+ * output is scratch); memmove: a copy of the output may overlap. */
+static inline int
+fx_put(struct fx *f, const char *s, const char *send, int n)
+{
+	char *o = f->out + f->len;
+
+	if (n <= 16 && f->cap - f->len >= 16 && send - s >= 16)
+		memmove(o, s, 16);
+	else if (f->cap - f->len >= n)
+		memmove(o, s, (size_t)n);
+	else
+		return 0;
+	f->len += n;
+	return 1;
+}
+
+/* a string literal */
+static inline int
+fx_lit(struct fx *f, const char *s, int n)
 {
 	if (f->cap - f->len < n)
 		return 0;
@@ -3115,31 +3146,31 @@ fx_put(struct fx *f, const char *s, int n)
 	return 1;
 }
 
-#define fx_puts(f, lit) fx_put((f), (lit), (int)sizeof(lit) - 1)
+#define fx_puts(f, lit) fx_lit((f), (lit), (int)sizeof(lit) - 1)
 
-static int
+static inline int
 fx_copy(struct fx *f, const struct fspan *s)
 {
-	if (f->cap - f->len < s->len)
-		return 0;
-	memcpy(f->out + f->len, f->out + s->off, (size_t)s->len);
-	f->len += s->len;
-	return 1;
+	const char *from = f->out + s->off;
+
+	return fx_put(f, from, f->out + f->cap, s->len);
 }
 
-static int
+static inline int
 fx_addsub(struct fx *f, int start, int kind)
 {
+	struct fspan *s;
+
 	if (f->nsub >= f->maxsub)
 		return 0;
-	f->sub[f->nsub].off = start;
-	f->sub[f->nsub].len = f->len - start;
-	f->sub[f->nsub].kind = kind;
-	f->nsub++;
+	s = &f->sub[f->nsub++];
+	s->off = start;
+	s->len = f->len - start;
+	s->kind = f->packdep ? K_BAD : kind;
 	return 1;
 }
 
-static int
+static inline int
 fx_comp(struct fx *f, int n)
 {
 	f->ncomp += n;
@@ -3147,14 +3178,18 @@ fx_comp(struct fx *f, int n)
 }
 
 static int fx_type(struct fx *f);
+static int fx_encoding(struct fx *f, int params);
 
-/* <source-name> [B <source-name>]... */
-static int
+/* <source-name> */
+static inline int
 fx_source_name(struct fx *f)
 {
 	const char *p = f->p, *s;
-	int n = 0;
+	int n;
 
+	if (p >= f->end || !isdig(*p))
+		return 0;
+	n = *p++ - '0';
 	while (p < f->end && isdig(*p)) {
 		n = n * 10 + (*p++ - '0');
 		if (n > CX_MAXIN)
@@ -3164,19 +3199,21 @@ fx_source_name(struct fx *f)
 		return 0;
 	s = p;
 	f->p = p + n;
-	if (n >= 10 && memcmp(s, "_GLOBAL_", 8) == 0 &&
+	if (n >= 10 && s[0] == '_' && s[1] == 'G' &&
+	    memcmp(s, "_GLOBAL_", 8) == 0 &&
 	    (s[8] == '.' || s[8] == '_' || s[8] == '$') && s[9] == 'N') {
 		f->ln = "(anonymous namespace)";
 		f->lnlen = (int)sizeof("(anonymous namespace)") - 1;
-	} else {
-		f->ln = s;
-		f->lnlen = n;
+		return fx_lit(f, f->ln, f->lnlen);
 	}
-	return fx_put(f, f->ln, f->lnlen);
+	f->ln = s;
+	f->lnlen = n;
+	return fx_put(f, s, f->end, n);
 }
 
+/* [B <source-name>]... */
 static int
-fx_abi_tags(struct fx *f)
+fx_abi_tags1(struct fx *f)
 {
 	const char *ln = f->ln;
 	int lnlen = f->lnlen;
@@ -3190,6 +3227,12 @@ fx_abi_tags(struct fx *f)
 	f->ln = ln;
 	f->lnlen = lnlen;
 	return 1;
+}
+
+static inline int
+fx_abi_tags(struct fx *f)
+{
+	return f->p >= f->end || *f->p != 'B' || fx_abi_tags1(f);
 }
 
 /* an operator's name (not cv, v<digit>, li) */
@@ -3216,7 +3259,7 @@ fx_operator(struct fx *f)
 				n--;
 			return fx_comp(f, 1) && fx_puts(f, "operator") &&
 			    (!islow(name[0]) || fx_puts(f, " ")) &&
-			    fx_put(f, name, n) && fx_abi_tags(f);
+			    fx_lit(f, name, n) && fx_abi_tags(f);
 		}
 		if (c1 < ops[i].code[0] ||
 		    (c1 == ops[i].code[0] && c2 < ops[i].code[1]))
@@ -3227,35 +3270,39 @@ fx_operator(struct fx *f)
 	return 0;
 }
 
-/* S_, S<seq-id>_: the index, or -1 */
-static int
+/* S_, S<seq-id>_: the substitution, or NULL */
+static const struct fspan *
 fx_seq_id(struct fx *f)
 {
 	unsigned id = 0;
 
 	f->p++;		/* S */
-	if (f->p < f->end && *f->p == '_') {
+	if (f->p < f->end && *f->p == '_')
 		f->p++;
-		return 0;
+	else {
+		while (f->p < f->end && *f->p != '_') {
+			char c = *f->p++;
+			if (isdig(c))
+				id = id * 36 + (unsigned)(c - '0');
+			else if (isupp(c))
+				id = id * 36 + (unsigned)(c - 'A') + 10;
+			else
+				return NULL;
+			if (id >= FX_MAXSUB)
+				return NULL;
+		}
+		if (f->p >= f->end)
+			return NULL;
+		f->p++;
+		id++;
 	}
-	while (f->p < f->end && *f->p != '_') {
-		char c = *f->p++;
-		if (isdig(c))
-			id = id * 36 + (unsigned)(c - '0');
-		else if (isupp(c))
-			id = id * 36 + (unsigned)(c - 'A') + 10;
-		else
-			return -1;
-		if (id >= FX_MAXSUB)
-			return -1;
-	}
-	if (f->p >= f->end)
-		return -1;
-	f->p++;
-	return (int)id + 1;
+	if (id >= (unsigned)f->nsub || f->sub[id].kind == K_BAD)
+		return NULL;
+	return &f->sub[id];
 }
 
-/* Sa, Sb, Ss, Si, So, Sd (not St): the simple name, or NULL */
+/* Sa, Sb, Ss, Si, So, Sd (not St); prefix: in a nested name (before a
+ * ctor or dtor, the full name) */
 static int
 fx_stdsub(struct fx *f, int prefix)
 {
@@ -3266,9 +3313,9 @@ fx_stdsub(struct fx *f, int prefix)
 		return 0;
 	c = f->p[1];
 	for (k = 1; k < sizeof(stdsub) / sizeof(stdsub[0]); k++) {
+		const char *t = stdsub[k].simple;
 		if (c != stdsub[k].code)
 			continue;
-		const char *t = stdsub[k].simple;
 		f->p += 2;
 		if (f->p < f->end && *f->p == 'B')
 			return 0;
@@ -3276,7 +3323,7 @@ fx_stdsub(struct fx *f, int prefix)
 			t = stdsub[k].full;
 		f->ln = stdsub[k].last;
 		f->lnlen = (int)strlen(stdsub[k].last);
-		return fx_comp(f, 2) && fx_put(f, t, (int)strlen(t));
+		return fx_comp(f, 2) && fx_lit(f, t, (int)strlen(t));
 	}
 	return 0;
 }
@@ -3316,11 +3363,10 @@ fx_literal(struct fx *f)
 		return 0;
 	f->p++;
 	if (tp == P_BOOL && !neg && f->p - s == 2 && (*s == '0' || *s == '1')) {
-		/* "(bool)" was written: not for these */
-		f->len -= 6;
+		f->len -= 6;	/* "(bool)" */
 		return *s == '0' ? fx_puts(f, "false") : fx_puts(f, "true");
 	}
-	if ((neg && !fx_puts(f, "-")) || !fx_put(f, s, (int)(f->p - 1 - s)))
+	if ((neg && !fx_puts(f, "-")) || !fx_put(f, s, f->end, (int)(f->p - 1 - s)))
 		return 0;
 	switch (tp) {
 	case P_UNS: return fx_puts(f, "u");
@@ -3332,9 +3378,10 @@ fx_literal(struct fx *f)
 	}
 }
 
-/* one template argument (a pack: pack 1, its elements); its kind, or -1 */
+/* One template argument: its kind, or -1.  pack: an element of a pack;
+ * rec: a pack's elements go to pel[] (the function's arguments). */
 static int
-fx_targ(struct fx *f, int pack)
+fx_targ(struct fx *f, int pack, int rec)
 {
 	switch (*f->p) {
 	case 'L':
@@ -3342,19 +3389,35 @@ fx_targ(struct fx *f, int pack)
 	case 'X': case 'I':
 		return -1;
 	case 'J': {
-		int n = 0;
+		int n = 0, first = f->npel, slot = f->nrec;
 		if (pack || !fx_comp(f, 1))
 			return -1;
 		f->p++;
 		while (f->p < f->end && *f->p != 'E') {
-			if ((n > 0 && !fx_puts(f, ", ")) || !fx_comp(f, 1) ||
-			    fx_targ(f, 1) < 0)
+			int start, kind;
+			if ((n > 0 && !fx_puts(f, ", ")) || !fx_comp(f, 1))
 				return -1;
+			start = f->len;
+			if ((kind = fx_targ(f, 1, 0)) < 0 || f->len == start)
+				return -1;
+			if (rec) {
+				if (f->npel >= FX_MAXTARG)
+					return -1;
+				f->pel[f->npel].off = start;
+				f->pel[f->npel].len = f->len - start;
+				f->pel[f->npel].kind = kind;
+				f->npel++;
+			}
 			n++;
 		}
-		if (f->p >= f->end || (n == 0 && pack))
+		if (f->p >= f->end)
 			return -1;
 		f->p++;
+		if (rec) {
+			/* the span is the elements' */
+			f->targ[slot].off = first;
+			f->targ[slot].len = n;
+		}
 		return K_PACK;
 	}
 	default:
@@ -3363,51 +3426,53 @@ fx_targ(struct fx *f, int pack)
 }
 
 /* I <template-arg>* E; record: they are the function's.  As libiberty,
- * an empty pack prints nothing, and ", " before empty packs at the end
- * are taken back (then no space goes before the '>'). */
+ * an empty pack prints nothing, and the ", " before empty packs at the end
+ * are taken back (and then no space goes before the '>'). */
 static int
 fx_targs(struct fx *f, int record)
 {
 	const char *ln = f->ln;
-	int lnlen = f->lnlen, n = 0, open, end, blank = 0;
+	int lnlen = f->lnlen, n = 0, end;
 
 	f->p++;		/* I */
 	if (f->len > 0 && f->out[f->len - 1] == '<' && !fx_puts(f, " "))
 		return 0;
 	if (!fx_puts(f, "<") || !fx_comp(f, 2))
 		return 0;
-	open = end = f->len;
-	if (record)
-		f->ntarg = 0;
+	end = f->len;
+	if (record) {
+		f->ntarg = -1;	/* (not while they are parsed) */
+		f->npel = 0;
+	}
 	while (f->p < f->end && *f->p != 'E') {
 		int start, kind;
 		if (n > 0 && !fx_puts(f, ", "))
 			return 0;
 		start = f->len;
-		if (!fx_comp(f, 1) || (kind = fx_targ(f, 0)) < 0)
+		if (n >= FX_MAXTARG)
+			return 0;
+		f->nrec = n;
+		if (!fx_comp(f, 1) || (kind = fx_targ(f, 0, record)) < 0)
 			return 0;
 		if (f->len > start)
 			end = f->len;
 		if (record) {
-			if (f->ntarg >= FX_MAXTARG)
-				return 0;
-			f->targ[f->ntarg].off = start;
-			f->targ[f->ntarg].len = f->len - start;
-			f->targ[f->ntarg].kind = kind;
-			f->ntarg++;
+			if (kind != K_PACK) {
+				f->targ[n].off = start;
+				f->targ[n].len = f->len - start;
+			}
+			f->targ[n].kind = kind;
 		}
 		n++;
 	}
+	if (record)
+		f->ntarg = n;
 	if (f->p >= f->end)
 		return 0;
 	f->p++;		/* E */
-	(void)open;
-	if (n > 1 && f->len != end) {
-		/* empty packs at the end */
-		blank = 1;
-		f->len = end;
-	}
-	if (!blank && f->out[f->len - 1] == '>' && !fx_puts(f, " "))
+	if (n > 1 && f->len != end)
+		f->len = end;	/* empty packs at the end */
+	else if (f->out[f->len - 1] == '>' && !fx_puts(f, " "))
 		return 0;
 	f->ln = ln;
 	f->lnlen = lnlen;
@@ -3436,7 +3501,13 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 			return 0;
 		c = *f->p;
 		c2 = f->p + 1 < f->end ? f->p[1] : '\0';
-		if (c == 'I') {
+		if (isdig(c)) {
+			if ((have && !fx_puts(f, "::")) || !fx_comp(f, 1) ||
+			    !fx_source_name(f) || !fx_abi_tags(f))
+				return 0;
+			ctor = 0;
+			*tpl = 0;
+		} else if (c == 'I') {
 			/* (after a substitution, whether the name is a
 			 * ctor's is not known here) */
 			if (!have || (ctor < 0 && top) || !fx_targs(f, top))
@@ -3445,29 +3516,23 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 		} else if (c == 'S') {
 			if (have)
 				return 0;
+			ctor = 0;
 			if (c2 == 't') {
 				f->p += 2;
 				if (!fx_comp(f, 1) || !fx_puts(f, "std"))
 					return 0;
 			} else if (c2 == '_' || isdig(c2) || isupp(c2)) {
-				int id = fx_seq_id(f);
-				if (id < 0 || id >= f->nsub ||
-				    f->sub[id].kind != K_NAME ||
-				    !fx_copy(f, &f->sub[id]))
+				const struct fspan *s = fx_seq_id(f);
+				if (s == NULL || s->kind != K_NAME ||
+				    !fx_copy(f, s))
 					return 0;
+				ctor = -1;
 			} else if (!fx_stdsub(f, 1))
 				return 0;
 			have = 1;
-			ctor = -1;
 			if (f->p >= f->end || *f->p == 'E')
 				return 0;
 			continue;
-		} else if (isdig(c)) {
-			if ((have && !fx_puts(f, "::")) || !fx_comp(f, 1) ||
-			    !fx_source_name(f) || !fx_abi_tags(f))
-				return 0;
-			ctor = 0;
-			*tpl = 0;
 		} else if (islow(c)) {
 			if ((have && !fx_puts(f, "::")) || !fx_comp(f, 1) ||
 			    !fx_operator(f))
@@ -3480,7 +3545,7 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 			f->p += 2;
 			if (!have || f->ln == NULL || !fx_puts(f, "::") ||
 			    (c == 'D' && !fx_puts(f, "~")) ||
-			    !fx_put(f, f->ln, f->lnlen) || !fx_comp(f, 2))
+			    !fx_lit(f, f->ln, f->lnlen) || !fx_comp(f, 2))
 				return 0;
 			if (f->p < f->end && *f->p == 'B')
 				return 0;
@@ -3506,13 +3571,14 @@ fx_unscoped(struct fx *f, int top, int *tpl)
 
 	*tpl = 0;
 	if (*f->p == 'S') {
-		if (f->end - f->p < 3 || f->p[1] != 't' || !isdig(f->p[2]))
+		if (f->end - f->p < 3 || f->p[1] != 't' ||
+		    !(isdig(f->p[2]) || islow(f->p[2])))
 			return 0;
 		f->p += 2;
 		if (!fx_comp(f, 2) || !fx_puts(f, "std::"))
 			return 0;
 	}
-	if (top && *f->p != 'S' && islow(*f->p)) {
+	if (islow(*f->p)) {
 		if (!fx_operator(f))
 			return 0;
 	} else if (!fx_source_name(f) || !fx_abi_tags(f))
@@ -3523,6 +3589,86 @@ fx_unscoped(struct fx *f, int top, int *tpl)
 		*tpl = 1;
 	}
 	return 1;
+}
+
+/* F <return type> <parameters> E; mod: the pointer or reference it is
+ * under, or NULL.  Its kind, or -1. */
+static int
+fx_funtype(struct fx *f, const char *mod)
+{
+	int kind, n, start, end;
+
+	f->p++;		/* F */
+	if (f->p >= f->end || *f->p == 'Y' || !fx_comp(f, 1))
+		return -1;
+	kind = fx_type(f);
+	if (kind < 0 || kind == K_FUNC || kind == K_FUNCPTR ||
+	    !fx_puts(f, " ") || (mod && (!fx_puts(f, "(") ||
+	    !fx_lit(f, mod, (int)strlen(mod)) || !fx_puts(f, ")"))) ||
+	    !fx_puts(f, "("))
+		return -1;
+	end = f->len;
+	for (n = 0; f->p < f->end && *f->p != 'E'; n++) {
+		const char *pstart = f->p;
+		if ((n > 0 && !fx_puts(f, ", ")) || !fx_comp(f, 1))
+			return -1;
+		start = f->len;
+		if ((*f->p == 'R' || *f->p == 'O') && f->p + 1 < f->end &&
+		    f->p[1] == 'E')
+			return -1;	/* a ref-qualifier */
+		if ((kind = fx_type(f)) < 0)
+			return -1;
+		if (f->len > start)
+			end = f->len;
+		if (n == 0 && kind == K_VOID && f->p - 1 == pstart &&
+		    f->p < f->end && *f->p == 'E')
+			f->len = end = start;
+	}
+	if (f->p >= f->end || n == 0)
+		return -1;
+	f->p++;		/* E */
+	if (n > 1 && f->len != end)
+		f->len = end;
+	return fx_puts(f, ")") ? K_FUNC : -1;
+}
+
+/* Dp <type>: the type once for each element of the pack it names */
+static int
+fx_expansion(struct fx *f)
+{
+	const char *p0, *p1 = NULL;
+	int start = f->len, nsub = 0, ncomp = 0, i, hold = f->packdep;
+
+	if (f->packi >= 0 || !fx_comp(f, 1))
+		return -1;
+	f->p += 2;
+	p0 = f->p;
+	f->packn = -1;
+	for (i = 0; i == 0 || i < f->packn; i++) {
+		if (i > 0 && !fx_puts(f, ", "))
+			return -1;
+		f->p = p0;
+		f->packi = i;
+		f->packdep = 0;
+		if (fx_type(f) < 0 || f->packn < 0)
+			return -1;
+		if (i == 0) {
+			/* its substitutions and components, once */
+			p1 = f->p;
+			nsub = f->nsub;
+			ncomp = f->ncomp;
+		} else if (f->p != p1)
+			return -1;
+		f->nsub = nsub;
+		f->ncomp = ncomp;
+	}
+	if (f->packn == 0)
+		f->len = start;
+	f->packi = -1;
+	f->packdep = 1;
+	i = fx_addsub(f, start, K_BAD);
+	f->packdep = hold;
+	return i ? K_BAD : -1;
 }
 
 static int
@@ -3541,23 +3687,44 @@ fx_type_inner(struct fx *f)
 	case 'o': case 's': case 't': case 'v': case 'w': case 'x': case 'y':
 	case 'z':
 		f->p++;
-		if (!fx_comp(f, 1) || !fx_put(f, bt[c - 'a'].name,
+		if (!fx_comp(f, 1) || !fx_lit(f, bt[c - 'a'].name,
 		    bt[c - 'a'].len))
 			return -1;
 		return c == 'v' ? K_VOID : K_BUILTIN;
 	case 'P': case 'R': case 'O':
 		f->p++;
-		kind = fx_type(f);
-		if (kind < 0 || kind == K_REF || !fx_comp(f, 1))
+		if (!fx_comp(f, 1))
 			return -1;
-		if (c == 'P') {
+		if (c2 == 'F') {
+			/* (the function type's own text is not printed) */
+			if (fx_funtype(f, c == 'P' ? "*" : c == 'R' ? "&" :
+			    "&&") < 0 || !fx_addsub(f, start, K_BAD))
+				return -1;
+			kind = K_FUNCPTR;
+			break;
+		}
+		kind = fx_type(f);
+		if (kind < 0 || kind == K_FUNC || kind == K_FUNCPTR ||
+		    kind == K_REFREF || kind == K_BAD)
+			return -1;
+		if (kind == K_REF || kind == K_RREF) {
+			/* a reference to a reference: printed as the inner
+			 * one (&& to &: not here) */
+			if (c == 'P' || (c == 'R' && kind == K_RREF))
+				return -1;
+			kind = K_REFREF;
+		} else if (c == 'P') {
 			if (!fx_puts(f, "*"))
 				return -1;
 			kind = K_PTR;
-		} else {
-			if (!(c == 'R' ? fx_puts(f, "&") : fx_puts(f, "&&")))
+		} else if (c == 'R') {
+			if (!fx_puts(f, "&"))
 				return -1;
 			kind = K_REF;
+		} else {
+			if (!fx_puts(f, "&&"))
+				return -1;
+			kind = K_RREF;
 		}
 		break;
 	case 'K': case 'V': case 'r':
@@ -3567,12 +3734,18 @@ fx_type_inner(struct fx *f)
 			return -1;
 		kind = fx_type(f);
 		if (kind < 0 || kind == K_CV || kind == K_REF ||
+		    kind == K_RREF || kind == K_REFREF || kind == K_FUNC ||
+		    kind == K_FUNCPTR || kind == K_BAD ||
 		    !fx_comp(f, 1))
 			return -1;
 		if (!(c == 'K' ? fx_puts(f, " const") : c == 'V' ?
 		    fx_puts(f, " volatile") : fx_puts(f, " restrict")))
 			return -1;
 		kind = K_CV;
+		break;
+	case 'F':
+		if ((kind = fx_funtype(f, NULL)) < 0)
+			return -1;
 		break;
 	case '1': case '2': case '3': case '4': case '5': case '6': case '7':
 	case '8': case '9':
@@ -3588,19 +3761,17 @@ fx_type_inner(struct fx *f)
 		break;
 	case 'S':
 		if (c2 == '_' || isdig(c2) || isupp(c2)) {
-			int id = fx_seq_id(f);
-			if (id < 0 || id >= f->nsub || !fx_copy(f, &f->sub[id]))
+			const struct fspan *s = fx_seq_id(f);
+			if (s == NULL || !fx_copy(f, s))
 				return -1;
-			kind = f->sub[id].kind;
+			kind = s->kind;
 			if (f->p >= f->end || *f->p != 'I')
 				return kind;
 			if (kind != K_NAME || !fx_targs(f, 0))
 				return -1;
-			kind = K_NAME;
 		} else if (c2 == 't') {
 			if (!fx_unscoped(f, 0, &tpl))
 				return -1;
-			kind = K_NAME;
 		} else {
 			if (!fx_stdsub(f, 0))
 				return -1;
@@ -3608,10 +3779,11 @@ fx_type_inner(struct fx *f)
 				return K_NAME;
 			if (!fx_targs(f, 0))
 				return -1;
-			kind = K_NAME;
 		}
+		kind = K_NAME;
 		break;
 	case 'T': {
+		const struct fspan *a;
 		int n = 0;
 		f->p++;
 		if (f->p < f->end && *f->p != '_') {
@@ -3626,26 +3798,42 @@ fx_type_inner(struct fx *f)
 		    !fx_comp(f, 1))
 			return -1;
 		f->p++;
-		if (!fx_copy(f, &f->targ[n]))
-			return -1;
-		kind = f->targ[n].kind;
-		if (kind == K_PACK)
-			return -1;
-		if (f->p < f->end && *f->p == 'I') {
-			if (!fx_addsub(f, start, kind) || !fx_targs(f, 0))
+		a = &f->targ[n];
+		if (a->kind == K_PACK) {
+			/* in a pack expansion, its element */
+			if (f->packi < 0 ||
+			    (f->packn >= 0 && f->packn != a->len))
 				return -1;
-			kind = K_NAME;
+			f->packn = a->len;
+			f->packdep = 1;
+			if (a->len == 0) {
+				kind = K_NAME;	/* (the text is dropped) */
+				break;
+			}
+			a = &f->pel[a->off + f->packi];
+		}
+		if (!fx_copy(f, a))
+			return -1;
+		kind = a->kind;
+		if (f->p < f->end && *f->p == 'I') {
+			if (kind != K_NAME || !fx_addsub(f, start, kind) ||
+			    !fx_targs(f, 0))
+				return -1;
 		}
 		break;
 	}
 	case 'D': {
 		static const char dbt[] = "fdehusi";
-		const char *k = c2 ? strchr(dbt, c2) : NULL;
-		int i = k ? 26 + (int)(k - dbt) : c2 == 'n' ? BT_NULLPTR : -1;
+		const char *k;
+		int i;
+		if (c2 == 'p')
+			return fx_expansion(f);
+		k = c2 ? strchr(dbt, c2) : NULL;
+		i = k ? 26 + (int)(k - dbt) : c2 == 'n' ? BT_NULLPTR : -1;
 		if (i < 0 || !fx_comp(f, 1))
 			return -1;
 		f->p += 2;
-		return fx_put(f, bt[i].name, bt[i].len) ? K_BUILTIN : -1;
+		return fx_lit(f, bt[i].name, bt[i].len) ? K_BUILTIN : -1;
 	}
 	default:
 		return -1;
@@ -3659,34 +3847,113 @@ fx_type_inner(struct fx *f)
 static int
 fx_type(struct fx *f)
 {
-	int k;
+	int k, dep = f->packdep;
 
 	if (f->depth >= FX_MAXDEPTH)
 		return -1;
 	f->depth++;
+	f->packdep = 0;
 	k = fx_type_inner(f);
+	f->packdep |= dep;
 	f->depth--;
 	return k;
 }
 
-/* the output with a return type before the name:
- * out[0..name) name, out[name..len) type, becomes "type name" */
+/* out[base..name) the name, out[name..len) its return type: made
+ * "type name" */
 static int
-fx_rotate(struct fx *f, int name)
+fx_rotate(struct fx *f, int base, int name)
 {
 	char tmp[CX_MAXIN];
-	int rl = f->len - name, i;
+	int nl = name - base, rl = f->len - name, i;
 
-	if (name > (int)sizeof(tmp) || !fx_puts(f, " "))
+	if (nl > (int)sizeof(tmp) || !fx_puts(f, " "))
 		return 0;
-	memcpy(tmp, f->out, (size_t)name);
-	memmove(f->out, f->out + name, (size_t)rl);
-	f->out[rl] = ' ';
-	memcpy(f->out + rl + 1, tmp, (size_t)name);
+	memcpy(tmp, f->out + base, (size_t)nl);
+	memmove(f->out + base, f->out + name, (size_t)rl);
+	f->out[base + rl] = ' ';
+	memcpy(f->out + base + rl + 1, tmp, (size_t)nl);
 	for (i = 0; i < f->nsub; i++)
-		f->sub[i].off += f->sub[i].off < name ? rl + 1 : -name;
+		if (f->sub[i].off >= base)
+			f->sub[i].off += f->sub[i].off < name ? rl + 1 : -nl;
 	for (i = 0; i < f->ntarg; i++)
-		f->targ[i].off += f->targ[i].off < name ? rl + 1 : -name;
+		if (f->targ[i].kind != K_PACK)
+			f->targ[i].off += rl + 1;
+	for (i = 0; i < f->npel; i++)
+		f->pel[i].off += rl + 1;
+	return 1;
+}
+
+/* <name> [<bare-function-type>] (params 0: the name only) */
+static int
+fx_encoding(struct fx *f, int params)
+{
+	int base = f->len, cvq = 0, tpl = 0, n, end;
+	char c;
+
+	if (f->p >= f->end)
+		return 0;
+	c = *f->p;
+	if (c == 'N') {
+		if (!fx_nested(f, 1, &cvq, &tpl))
+			return 0;
+	} else if (isdig(c) || c == 'S' || islow(c)) {
+		if (!fx_unscoped(f, 1, &tpl))
+			return 0;
+	} else
+		return 0;
+	if (!params)
+		return 1;
+	if (f->p == f->end)
+		return !cvq;
+	if (!tpl)
+		f->ntarg = -1;
+	else {
+		int name = f->len, kind = fx_type(f);
+		if (kind < 0 || kind == K_FUNC || kind == K_FUNCPTR ||
+		    kind == K_BAD || !fx_rotate(f, base, name))
+			return 0;
+	}
+	if (!fx_comp(f, 3) || !fx_puts(f, "("))
+		return 0;
+	end = f->len;
+	for (n = 0; f->p < f->end; n++) {
+		int start, kind;
+		const char *pstart = f->p;
+		if (*f->p == 'E' || *f->p == '.' ||
+		    (n > 0 && !fx_puts(f, ", ")))
+			return 0;
+		start = f->len;
+		if ((kind = fx_type(f)) < 0 || !fx_comp(f, 1))
+			return 0;
+		if (f->len > start)
+			end = f->len;
+		/* (v): no parameters */
+		if (n == 0 && kind == K_VOID && f->p - 1 == pstart &&
+		    f->p == f->end)
+			f->len = end = start;
+	}
+	if (n > 1 && f->len != end)
+		f->len = end;	/* empty packs at the end */
+	return n > 0 && fx_puts(f, ")") && (!cvq || fx_puts(f, " const"));
+}
+
+/* <number> _, an offset of a thunk */
+static int
+fx_offset(struct fx *f)
+{
+	int n = 0;
+
+	if (f->p < f->end && *f->p == 'n')
+		f->p++;
+	while (f->p < f->end && isdig(*f->p))
+		if (++n > 9)
+			return 0;
+		else
+			f->p++;
+	if (f->p >= f->end || *f->p != '_')
+		return 0;
+	f->p++;
 	return 1;
 }
 
@@ -3697,10 +3964,9 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags)
 {
 	struct fx f;
-	int cvq = 0, tpl = 0, n;
-	char c;
+	int ok;
 
-	if (len < 3 || sym[0] != '_' || sym[1] != 'Z')
+	if (len < 4 || sym[0] != '_' || sym[1] != 'Z')
 		return 0;
 	f.p = sym + 2;
 	f.end = sym + len;
@@ -3712,75 +3978,60 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
 	f.nsub = 0;
 	f.maxsub = (int)len < FX_MAXSUB ? (int)len : FX_MAXSUB;
 	f.ntarg = -1;
+	f.npel = 0;
+	f.packi = f.packn = -1;
+	f.packdep = 0;
 	f.depth = 0;
 	f.ln = NULL;
 	f.lnlen = 0;
-	c = *f.p;
-	if (c == 'T') {
-		/* vtable, VTT, typeinfo, typeinfo name */
-		if (len < 5)
-			return 0;
+	if (sym[2] == 'T') {
+		f.p += 2;
 		switch (sym[3]) {
-		case 'V': n = fx_puts(&f, "vtable for "); break;
-		case 'T': n = fx_puts(&f, "VTT for "); break;
-		case 'I': n = fx_puts(&f, "typeinfo for "); break;
-		case 'S': n = fx_puts(&f, "typeinfo name for "); break;
+		case 'V': ok = fx_puts(&f, "vtable for "); break;
+		case 'T': ok = fx_puts(&f, "VTT for "); break;
+		case 'I': ok = fx_puts(&f, "typeinfo for "); break;
+		case 'S': ok = fx_puts(&f, "typeinfo name for "); break;
+		case 'h':
+			ok = fx_puts(&f, "non-virtual thunk to ") &&
+			    fx_offset(&f) && fx_encoding(&f, 1);
+			goto special;
+		case 'v':
+			ok = fx_puts(&f, "virtual thunk to ") &&
+			    fx_offset(&f) && fx_offset(&f) &&
+			    fx_encoding(&f, 1);
+			goto special;
 		default: return 0;
 		}
+		ok = ok && fx_type(&f) >= 0;
+		goto special;
+	}
+	if (sym[2] == 'G') {
+		int tpl;
 		f.p += 2;
-		if (!n || fx_type(&f) < 0 || !fx_comp(&f, 1) ||
-		    ((flags & FOLD_DM_PARAMS) && f.p != f.end))
+		if (sym[3] == 'V') {
+			ok = fx_puts(&f, "guard variable for ") &&
+			    (*f.p == 'N' ? fx_nested(&f, 0, NULL, &tpl) :
+			    isdig(*f.p) || *f.p == 'S' ?
+			    fx_unscoped(&f, 0, &tpl) : 0);
+		} else if (sym[3] == 'T' && len > 4 && sym[4] == 't') {
+			f.p++;
+			ok = fx_puts(&f, "transaction clone for ") &&
+			    fx_encoding(&f, 1);
+		} else if (sym[3] == 'T' && len > 4 && sym[4] == 'n') {
+			f.p++;
+			ok = fx_puts(&f, "non-transaction clone for ") &&
+			    fx_encoding(&f, 1);
+		} else
 			return 0;
-		return (size_t)f.len;
+		goto special;
 	}
-	if (c == 'G') {
-		if (len < 6 || sym[3] != 'V' || !fx_puts(&f, "guard variable for "))
-			return 0;
-		f.p += 2;
-		if (!(*f.p == 'N' ? fx_nested(&f, 0, NULL, &tpl) :
-		    isdig(*f.p) || *f.p == 'S' ? fx_unscoped(&f, 0, &tpl) : 0) ||
-		    !fx_comp(&f, 1) ||
-		    ((flags & FOLD_DM_PARAMS) && f.p != f.end))
-			return 0;
-		return (size_t)f.len;
-	}
-	if (c == 'N') {
-		if (!fx_nested(&f, 1, &cvq, &tpl))
-			return 0;
-	} else if (isdig(c) || c == 'S' || islow(c)) {
-		if (!fx_unscoped(&f, 1, &tpl))
-			return 0;
-	} else
+	if (!fx_encoding(&f, flags & FOLD_DM_PARAMS) ||
+	    ((flags & FOLD_DM_PARAMS) && f.p != f.end))
 		return 0;
-	if (!(flags & FOLD_DM_PARAMS))
-		return (size_t)f.len;
-	if (f.p == f.end)
-		return cvq ? 0 : (size_t)f.len;
-	if (!tpl)
-		f.ntarg = -1;
-	if (tpl) {
-		int name = f.len;
-		if (fx_type(&f) < 0 || !fx_rotate(&f, name))
-			return 0;
-	}
-	if (!fx_comp(&f, 3) || !fx_puts(&f, "("))
-		return 0;
-	for (n = 0; f.p < f.end; n++) {
-		int start = f.len, kind;
-		const char *pstart = f.p;
-		if (*f.p == 'E' || *f.p == '.')
-			return 0;
-		if (n > 0 && !fx_puts(&f, ", "))
-			return 0;
-		kind = fx_type(&f);
-		if (kind < 0 || !fx_comp(&f, 1))
-			return 0;
-		/* (v): no parameters */
-		if (n == 0 && kind == K_VOID && f.p == f.end && len >= 1 &&
-		    sym[len - 1] == 'v' && f.p - 1 == pstart)
-			f.len = start;
-	}
-	if (n == 0 || !fx_puts(&f, ")") || (cvq && !fx_puts(&f, " const")))
+	return (size_t)f.len;
+special:
+	if (!ok || !fx_comp(&f, 1) ||
+	    ((flags & FOLD_DM_PARAMS) && f.p != f.end))
 		return 0;
 	return (size_t)f.len;
 }
