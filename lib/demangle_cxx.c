@@ -3088,12 +3088,13 @@ pc(struct pr *p, struct cx *c)
 #define FX_MAXCOMP 500		/* print depth <= 2 * components < CX_PRINT_DEPTH */
 
 /* What a printed type is, for the rules that depend on it.  K_REFREF (a
- * reference to a reference, printed as one), K_FUNC and K_FUNCPTR print
- * the same only where no modifier is pending; K_BAD (a
+ * reference to a reference, printed as one), K_FUNC, K_ARRAY and K_FUNCPTR
+ * (a pointer or reference to either) print the same only where no
+ * modifier is pending; K_BAD (a
  * function type printed inside a pointer, a type of a pack expansion) has
  * no text of its own. */
 enum { K_NAME, K_BUILTIN, K_VOID, K_PTR, K_REF, K_RREF, K_REFREF, K_CV,
-	K_FUNC, K_FUNCPTR, K_PACK, K_BAD };
+	K_FUNC, K_ARRAY, K_FUNCPTR, K_PACK, K_BAD };
 
 struct fspan {
 	int off, len, kind;	/* K_PACK: pack elements pel[off..off+len) */
@@ -3602,8 +3603,7 @@ fx_funtype(struct fx *f, const char *mod)
 	if (f->p >= f->end || *f->p == 'Y' || !fx_comp(f, 1))
 		return -1;
 	kind = fx_type(f);
-	if (kind < 0 || kind == K_FUNC || kind == K_FUNCPTR ||
-	    !fx_puts(f, " ") || (mod && (!fx_puts(f, "(") ||
+	if (kind < 0 || kind >= K_FUNC || !fx_puts(f, " ") || (mod && (!fx_puts(f, "(") ||
 	    !fx_lit(f, mod, (int)strlen(mod)) || !fx_puts(f, ")"))) ||
 	    !fx_puts(f, "("))
 		return -1;
@@ -3630,6 +3630,33 @@ fx_funtype(struct fx *f, const char *mod)
 	if (n > 1 && f->len != end)
 		f->len = end;
 	return fx_puts(f, ")") ? K_FUNC : -1;
+}
+
+/* A [<digits>] _ <type>; mod: the pointer or reference it is under, or
+ * NULL.  Its kind, or -1. */
+static int
+fx_array(struct fx *f, const char *mod)
+{
+	const char *dim;
+	int kind, n;
+
+	f->p++;		/* A */
+	dim = f->p;
+	while (f->p < f->end && isdig(*f->p))
+		f->p++;
+	n = (int)(f->p - dim);
+	if (f->p >= f->end || *f->p != '_' || !fx_comp(f, 2))
+		return -1;
+	f->p++;
+	kind = fx_type(f);
+	if (kind < 0 || kind == K_REF || kind == K_RREF || kind == K_REFREF ||
+	    kind >= K_FUNC)
+		return -1;
+	if (mod && (!fx_puts(f, " (") || !fx_lit(f, mod, (int)strlen(mod)) ||
+	    !fx_puts(f, ")")))
+		return -1;
+	return fx_puts(f, " [") && fx_put(f, dim, f->end, n) &&
+	    fx_puts(f, "]") ? K_ARRAY : -1;
 }
 
 /* Dp <type>: the type once for each element of the pack it names */
@@ -3695,17 +3722,19 @@ fx_type_inner(struct fx *f)
 		f->p++;
 		if (!fx_comp(f, 1))
 			return -1;
-		if (c2 == 'F') {
-			/* (the function type's own text is not printed) */
-			if (fx_funtype(f, c == 'P' ? "*" : c == 'R' ? "&" :
-			    "&&") < 0 || !fx_addsub(f, start, K_BAD))
+		if (c2 == 'F' || c2 == 'A') {
+			/* (the function or array type's own text is not
+			 * printed) */
+			const char *mod = c == 'P' ? "*" : c == 'R' ? "&" : "&&";
+			if ((c2 == 'F' ? fx_funtype(f, mod) :
+			    fx_array(f, mod)) < 0 ||
+			    !fx_addsub(f, start, K_BAD))
 				return -1;
 			kind = K_FUNCPTR;
 			break;
 		}
 		kind = fx_type(f);
-		if (kind < 0 || kind == K_FUNC || kind == K_FUNCPTR ||
-		    kind == K_REFREF || kind == K_BAD)
+		if (kind < 0 || kind == K_REFREF || kind >= K_FUNC)
 			return -1;
 		if (kind == K_REF || kind == K_RREF) {
 			/* a reference to a reference: printed as the inner
@@ -3734,8 +3763,7 @@ fx_type_inner(struct fx *f)
 			return -1;
 		kind = fx_type(f);
 		if (kind < 0 || kind == K_CV || kind == K_REF ||
-		    kind == K_RREF || kind == K_REFREF || kind == K_FUNC ||
-		    kind == K_FUNCPTR || kind == K_BAD ||
+		    kind == K_RREF || kind == K_REFREF || kind >= K_FUNC ||
 		    !fx_comp(f, 1))
 			return -1;
 		if (!(c == 'K' ? fx_puts(f, " const") : c == 'V' ?
@@ -3745,6 +3773,10 @@ fx_type_inner(struct fx *f)
 		break;
 	case 'F':
 		if ((kind = fx_funtype(f, NULL)) < 0)
+			return -1;
+		break;
+	case 'A':
+		if ((kind = fx_array(f, NULL)) < 0)
 			return -1;
 		break;
 	case '1': case '2': case '3': case '4': case '5': case '6': case '7':
@@ -3910,8 +3942,7 @@ fx_encoding(struct fx *f, int params)
 		f->ntarg = -1;
 	else {
 		int name = f->len, kind = fx_type(f);
-		if (kind < 0 || kind == K_FUNC || kind == K_FUNCPTR ||
-		    kind == K_BAD || !fx_rotate(f, base, name))
+		if (kind < 0 || kind >= K_FUNC || !fx_rotate(f, base, name))
 			return 0;
 	}
 	if (!fx_comp(f, 3) || !fx_puts(f, "("))
