@@ -3495,6 +3495,9 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 		if (!fx_comp(f, 1))
 			return 0;
 	}
+	/* (more qualifiers: r is restrict there, not an operator) */
+	if (f->p < f->end && (*f->p == 'r' || *f->p == 'V' || *f->p == 'K'))
+		return 0;
 	*tpl = 0;
 	for (;;) {
 		char c, c2;
@@ -4041,6 +4044,7 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
 		f.p += 2;
 		if (sym[3] == 'V') {
 			ok = fx_puts(&f, "guard variable for ") &&
+			    f.p < f.end &&
 			    (*f.p == 'N' ? fx_nested(&f, 0, NULL, &tpl) :
 			    isdig(*f.p) || *f.p == 'S' ?
 			    fx_unscoped(&f, 0, &tpl) : 0);
