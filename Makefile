@@ -18,7 +18,7 @@ ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS)
 
 # Everything built goes below $(BUILD).
 BUILD ?= build
-TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg stackcollapse-dtrace
+TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg stackcollapse-dtrace folddiff
 LIBSRC = $(wildcard lib/*.c)
 LIBOBJ = $(LIBSRC:lib/%.c=$(BUILD)/obj/lib/%.o)
 BINS = $(TOOLS:%=$(BUILD)/bin/%)

@@ -693,4 +693,28 @@ void fold_flame_free(struct fold_flame *f);
 extern const char *const fold_flame_script[];	/* lines, NULL-ended */
 extern const char fold_flame_style[];
 
+/* ---- fdiff.c: two profiles into one differential profile -------------- */
+
+/*
+ * The merge behind folddiff(1): the union of the stacks of BEFORE and AFTER
+ * (paths, "-" for stdin: at most one) as "STACK BEFORE AFTER" lines, in
+ * byte order of the stacks, written with fo_*().  Lines are read as
+ * difffolded.pl reads them: the count is the last word (digits, or digits
+ * '.' digits), the stack everything before the whitespace character in
+ * front of it (so "a;b  5" has the stack "a;b ").  Counts of a stack are
+ * summed exactly; a line that would take a file's total past 2^64 - 1 is
+ * an error (skipped, status 1).  Invalid lines are reported as the folded
+ * reader does ("prog: file:line: ..."; fatal with strict).
+ * normalize: BEFORE's counts scaled to AFTER's total, floor(c * t2 / t1)
+ * (difffolded.pl's int()); striphex: 0x[0-9a-fA-F]+ becomes "0x..." in the
+ * stacks before they are merged.  Memory: a sorted regular file is read
+ * through (mapped, unmapped behind the reader); the distinct stacks of an
+ * input that is not (a pipe, or unsorted) are held.  Returns the exit status.
+ */
+struct fold_diff_opts {
+	int normalize, striphex, strict;
+};
+int fold_diff_run(const char *before, const char *after,
+    const struct fold_diff_opts *o);
+
 #endif

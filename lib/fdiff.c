@@ -1,0 +1,707 @@
+/*
+ * fdiff.c - two folded profiles merged into one differential profile
+ * ("STACK BEFORE AFTER"), the engine of folddiff(1).
+ *
+ * Lines are read as difffolded.pl reads them: the count is the last
+ * whitespace-separated word (digits, optionally '.' and digits) and the
+ * stack is everything before the one whitespace character in front of it.
+ * The output is the union of the stacks in byte order.
+ *
+ * Three ways to get there, by what the inputs allow:
+ *  - both are regular files whose stacks are sorted (checked by a first,
+ *    quiet pass): a merge of the two, nothing held in memory;
+ *  - one is a sorted regular file: the other's distinct stacks are held in
+ *    a table, the sorted file is merged with them as it is read;
+ *  - else the distinct stacks of both are held, sorted at the end.
+ * Regular files are mapped (and unmapped behind the reader), so nothing
+ * grows with the size of the input.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fold.h"
+
+#define UNMAP_STEP (8u << 20)	/* unmap what was read in steps of 8 MB */
+
+/* One input: a mapped regular file, or a stream read with fold_in. */
+struct src {
+	const char *path;	/* as given */
+	const char *name;	/* for messages */
+	int fd;
+	int mapped;
+	char *map;		/* mmap base (page aligned), or NULL */
+	size_t size;		/* bytes in the file */
+	size_t pos;		/* next unread byte */
+	size_t unmapped;	/* map[0..unmapped) given back */
+	struct fold_in in;	/* when not mapped */
+	int inopen;
+	unsigned long long lineno;
+	/* accounting */
+	fold_num total;
+	int frac;
+	int quiet;		/* a checking pass: no messages, no counts */
+	/* -s: the stripped key of the current and the pending line */
+	char *kbuf[2];
+	size_t kcap[2];
+	int kcur;
+};
+
+static struct {
+	int striphex, strict;
+	uint64_t invalid;
+	int first_err;
+	char *first_file;
+	unsigned long long first_line;
+	int status;
+	int overflow;
+} D;
+
+static inline int
+isws(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static void
+reject(struct src *s, int err)
+{
+	if (s->quiet)
+		return;
+	if (D.strict)
+		fold_die(1, "%s:%llu: invalid line: %s", s->name, s->lineno,
+		    fold_errstr(err));
+	if (D.invalid++ == 0) {
+		D.first_err = err;
+		D.first_file = xstrdup(s->name);
+		D.first_line = s->lineno;
+	}
+	if (err == FOLD_EOVERFLOW) {
+		D.status = 1;
+		if (!D.overflow)
+			fold_warn("%s:%llu: %s; line skipped", s->name,
+			    s->lineno, fold_errstr(err));
+		D.overflow = 1;
+	}
+}
+
+static void
+src_open(struct src *s, const char *path)
+{
+	struct stat st;
+	void *p;
+
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	if (strcmp(path, "-") == 0) {
+		s->fd = 0;
+		s->name = "<stdin>";
+	} else {
+		s->name = path;
+		s->fd = open(path, O_RDONLY);
+		if (s->fd < 0) {
+			fold_warn("%s: %s", path, strerror(errno));
+			D.status = 1;
+			return;
+		}
+	}
+	if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= SIZE_MAX) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+		    s->fd, 0);
+		if (p != MAP_FAILED) {
+			s->mapped = 1;
+			s->map = p;
+			s->size = (size_t)st.st_size;
+			posix_madvise(p, s->size, POSIX_MADV_SEQUENTIAL);
+		}
+	}
+}
+
+/* Read from the start again (mapped files only). */
+static void
+src_rewind(struct src *s)
+{
+	void *p;
+
+	if (s->unmapped > 0) {
+		/* only what is still mapped: the rest may be reused by now */
+		munmap(s->map + s->unmapped, s->size - s->unmapped);
+		p = mmap(NULL, s->size, PROT_READ, MAP_PRIVATE, s->fd, 0);
+		if (p == MAP_FAILED)
+			fold_die(1, "%s: %s", s->name, strerror(errno));
+		s->map = p;
+		posix_madvise(p, s->size, POSIX_MADV_SEQUENTIAL);
+	}
+	s->unmapped = 0;
+	s->pos = 0;
+	s->lineno = 0;
+	s->total.i = 0;
+	s->total.f = 0;
+	s->frac = 0;
+}
+
+static void
+src_close(struct src *s)
+{
+	if (s->mapped && s->map != NULL && s->size > s->unmapped)
+		munmap(s->map + s->unmapped, s->size - s->unmapped);
+	if (s->inopen) {
+		s->in.fd = s->fd == 0 ? -1 : s->in.fd;	/* never close stdin */
+		fold_in_free(&s->in);
+	}
+	if (s->fd > 0)
+		close(s->fd);
+	free(s->kbuf[0]);
+	free(s->kbuf[1]);
+	s->map = NULL;
+	s->inopen = 0;
+}
+
+/* Give back the pages before keep (a line still needed starts there). */
+static void
+src_release(struct src *s, size_t keep)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto;
+
+	if (keep < s->unmapped + UNMAP_STEP)
+		return;
+	upto = keep / pg * pg;
+	if (upto > s->unmapped) {
+		munmap(s->map + s->unmapped, upto - s->unmapped);
+		s->unmapped = upto;
+	}
+}
+
+/* The next line; 0 at the end.  Mapped: valid until released. */
+static int
+src_line(struct src *s, const char **line, size_t *len)
+{
+	const char *p, *nl;
+
+	if (s->mapped) {
+		if (s->pos >= s->size)
+			return 0;
+		p = s->map + s->pos;
+		nl = memchr(p, '\n', s->size - s->pos);
+		*line = p;
+		if (nl == NULL) {
+			*len = s->size - s->pos;
+			s->pos = s->size;
+		} else {
+			*len = (size_t)(nl - p);
+			s->pos += *len + 1;
+		}
+		s->lineno++;
+		return 1;
+	}
+	if (s->fd < 0)
+		return 0;
+	if (!s->inopen) {
+		/* fold_in over the descriptor already open */
+		fold_in_init(&s->in, 1, (char **)&s->path);
+		s->in.fd = s->fd;
+		s->in.next = 1;
+		s->in.name = s->name;
+		s->in.newfile = 1;
+		s->inopen = 1;
+	}
+	if (!fold_in_line(&s->in, line, len)) {
+		if (s->in.status)
+			D.status = 1;
+		s->fd = -1;	/* fold_in closed it */
+		return 0;
+	}
+	s->lineno = s->in.lineno;
+	return 1;
+}
+
+/* Replace each 0x[0-9a-fA-F]+ by "0x..." (difffolded.pl -s). */
+static size_t
+striphex(struct src *s, const char *k, size_t n, int b)
+{
+	size_t i = 0, o = 0, j;
+	char *out;
+
+	fold_grow(&s->kbuf[b], &s->kcap[b], n + 4, 1);
+	out = s->kbuf[b];
+	while (i < n) {
+		if (k[i] == '0' && i + 2 < n && k[i + 1] == 'x') {
+			for (j = i + 2; j < n && ((k[j] >= '0' && k[j] <= '9') ||
+			    (k[j] >= 'a' && k[j] <= 'f') ||
+			    (k[j] >= 'A' && k[j] <= 'F')); j++)
+				;
+			if (j > i + 2) {
+				/* "0x..." is 5 bytes: never longer than the
+				 * 3 or more it replaces plus 2 */
+				fold_grow(&s->kbuf[b], &s->kcap[b],
+				    o + 5 + (n - j) + 4, 1);
+				out = s->kbuf[b];
+				memcpy(out + o, "0x...", 5);
+				o += 5;
+				i = j;
+				continue;
+			}
+		}
+		out[o++] = k[i++];
+	}
+	return o;
+}
+
+/*
+ * Parse a line: its stack (key; with -s into the key buffer b) and count.
+ * FOLD_OK, FOLD_BLANK, or an error (reported here unless quiet).
+ */
+static int
+src_parse(struct src *s, const char *line, size_t len, const char **key,
+    size_t *klen, fold_num *c, int b)
+{
+	size_t k, end = len;
+	int err;
+
+	while (end > 0 && isws((unsigned char)line[end - 1]))
+		end--;
+	if (end == 0)
+		return FOLD_BLANK;
+	for (k = end; k > 0 && !isws((unsigned char)line[k - 1]); k--)
+		;
+	err = fold_num_parse(line + k, end - k, c);
+	if (err == FOLD_OK && k == 0)
+		err = FOLD_EEMPTY;
+	if (err == FOLD_OK) {
+		fold_num t = s->total;
+
+		if (fold_num_add(&t, *c) < 0)
+			err = FOLD_EOVERFLOW;
+		else
+			s->total = t;
+	}
+	if (err != FOLD_OK) {
+		reject(s, err);
+		return err;
+	}
+	if (c->f != 0 || memchr(line + k, '.', end - k) != NULL)
+		s->frac = 1;
+	*klen = k - 1;	/* the whitespace before the count is not kept */
+	*key = line;
+	if (D.striphex && memchr(line, 'x', *klen) != NULL) {
+		*klen = striphex(s, line, *klen, b);
+		*key = s->kbuf[b];
+	}
+	return FOLD_OK;
+}
+
+/*
+ * A cursor over the distinct stacks of a sorted file: each key once, with
+ * the sum of its lines' counts.  The pending line (read ahead to see
+ * whether it repeats the key) is kept in buffer 1 - kcur.
+ */
+struct cur {
+	struct src *s;
+	int have;		/* a key is ready */
+	const char *key;
+	size_t klen;
+	fold_num cnt;
+	size_t start;		/* where the key's line starts (mapped) */
+	int pend;		/* a pending line */
+	const char *pkey;
+	size_t pklen;
+	fold_num pcnt;
+	size_t pstart;
+	int sorted;		/* 0 once a key was smaller than the one before */
+};
+
+static int
+cur_read(struct cur *u, int b)
+{
+	const char *line;
+	size_t len;
+
+	while (src_line(u->s, &line, &len)) {
+		u->pstart = (size_t)(line - u->s->map);
+		if (src_parse(u->s, line, len, &u->pkey, &u->pklen, &u->pcnt,
+		    b) == FOLD_OK)
+			return 1;
+	}
+	return 0;
+}
+
+/* Advance to the next distinct key; 0 at the end. */
+static int
+cur_next(struct cur *u)
+{
+	int b;
+
+	if (!u->pend) {
+		u->have = 0;
+		return 0;
+	}
+	/* the pending line becomes the current key */
+	b = u->s->kcur;
+	u->key = u->pkey;
+	u->klen = u->pklen;
+	u->cnt = u->pcnt;
+	u->start = u->pstart;
+	u->have = 1;
+	u->s->kcur = 1 - b;
+	for (;;) {
+		int c;
+
+		u->pend = cur_read(u, u->s->kcur);
+		if (!u->pend)
+			break;
+		c = fold_strcmp((struct fold_str){ u->pkey, u->pklen },
+		    (struct fold_str){ u->key, u->klen });
+		if (c != 0) {
+			if (c < 0)
+				u->sorted = 0;
+			break;
+		}
+		u->cnt.i += u->pcnt.i;	/* <= the file's total: no wrap */
+		u->cnt.f += u->pcnt.f;
+	}
+	if (u->s->mapped)
+		src_release(u->s, u->start);
+	return 1;
+}
+
+static void
+cur_init(struct cur *u, struct src *s)
+{
+	memset(u, 0, sizeof(*u));
+	u->s = s;
+	u->sorted = 1;
+	s->kcur = 0;
+	u->pend = cur_read(u, 0);
+	cur_next(u);
+}
+
+/* Is the file sorted by stack?  Also sums its counts.  A quiet pass. */
+static int
+src_sorted(struct src *s)
+{
+	struct cur u;
+	int sorted;
+
+	s->quiet = 1;
+	cur_init(&u, s);
+	while (u.have && u.sorted)
+		cur_next(&u);
+	sorted = u.sorted;
+	s->quiet = 0;
+	return sorted;
+}
+
+/* ---- output ---------------------------------------------------------- */
+
+static struct {
+	int normalize, frac, scale;
+	fold_num t1, t2;
+} O;
+
+static void
+put_count(fold_num n)
+{
+	char buf[48];
+
+	if (n.f == 0) {
+		fo_u64(n.i);
+		return;
+	}
+	/* Perl prints numbers with 15 significant digits. */
+	fo_write(buf, (size_t)snprintf(buf, sizeof(buf), "%.15g",
+	    fold_num_dbl(n)));
+}
+
+/* floor(a * b / c) for a <= c, exactly (the result fits: it is <= b). */
+static uint64_t
+muldiv(uint64_t a, uint64_t b, uint64_t c)
+{
+#ifdef __SIZEOF_INT128__
+	__extension__ typedef unsigned __int128 u128;
+
+	return (uint64_t)((u128)a * b / c);
+#else
+	uint64_t hi, lo, q = 0, r = 0, a0 = a & 0xffffffff, a1 = a >> 32,
+	    b0 = b & 0xffffffff, b1 = b >> 32, m1, m2, t;
+	int i;
+
+	lo = a0 * b0;
+	m1 = a1 * b0;
+	m2 = a0 * b1;
+	hi = a1 * b1;
+	t = (lo >> 32) + (m1 & 0xffffffff) + (m2 & 0xffffffff);
+	lo = (lo & 0xffffffff) | (t << 32);
+	hi += (m1 >> 32) + (m2 >> 32) + (t >> 32);
+	for (i = 127; i >= 0; i--) {
+		int top = (r >> 63) != 0;
+
+		r = (r << 1) | ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1);
+		q <<= 1;
+		if (top || r >= c) {
+			r -= c;
+			q |= 1;
+		}
+	}
+	return q;
+#endif
+}
+
+static fold_num
+scale(fold_num c1)
+{
+	fold_num r = { 0, 0 };
+	double d;
+
+	if (!O.scale)
+		return c1;
+	if (O.frac) {
+		/* as Perl: int($c1 * $total2 / $total1) in doubles */
+		d = fold_num_dbl(c1) * fold_num_dbl(O.t2) / fold_num_dbl(O.t1);
+		r.i = d >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)d;
+		return r;
+	}
+	r.i = muldiv(c1.i, O.t2.i, O.t1.i);
+	return r;
+}
+
+static void
+put_line(const char *key, size_t klen, fold_num c1, fold_num c2)
+{
+	fo_write(key, klen);
+	fo_putc(' ');
+	put_count(scale(c1));
+	fo_putc(' ');
+	put_count(c2);
+	fo_putc('\n');
+}
+
+/* Decide on -n scaling once both totals are known. */
+static void
+set_totals(fold_num t1, fold_num t2, int frac)
+{
+	O.t1 = t1;
+	O.t2 = t2;
+	O.frac = frac;
+	if (!O.normalize)
+		return;
+	if (frac)
+		O.scale = fold_num_dbl(t1) != fold_num_dbl(t2) &&
+		    fold_num_dbl(t1) != 0;
+	else
+		O.scale = t1.i != t2.i && t1.i != 0;
+	if (fold_num_dbl(t1) == 0 && fold_num_dbl(t2) != 0)
+		fold_warn("-n: %s has no samples: its counts are left at 0",
+		    "BEFORE");
+}
+
+/* ---- held stacks ------------------------------------------------------ */
+
+static struct fold_intern tab;
+static fold_num *cnt[2];
+static size_t cntcap[2];
+
+static void
+hold(struct src *s, int col)
+{
+	const char *line, *key;
+	size_t len, klen;
+	fold_num c;
+	uint32_t id;
+
+	while (src_line(s, &line, &len)) {
+		if (src_parse(s, line, len, &key, &klen, &c, 0) != FOLD_OK)
+			continue;
+		id = fold_intern(&tab, key, klen, NULL);
+		fold_grow(&cnt[0], &cntcap[0], (size_t)id + 1, sizeof(fold_num));
+		fold_grow(&cnt[1], &cntcap[1], (size_t)id + 1, sizeof(fold_num));
+		cnt[col][id].i += c.i;	/* <= the file's total: no wrap */
+		cnt[col][id].f += c.f;
+		if (s->mapped)
+			src_release(s, s->pos);
+	}
+}
+
+static int
+idcmp(const void *a, const void *b)
+{
+	return fold_strcmp(fold_intern_str(&tab, *(const uint32_t *)a),
+	    fold_intern_str(&tab, *(const uint32_t *)b));
+}
+
+/* The held ids in byte order of their stacks. */
+static uint32_t *
+held_sorted(size_t *n)
+{
+	uint32_t *ids;
+	size_t k;
+	int sorted = 1;
+
+	*n = fold_intern_count(&tab);
+	ids = xmalloc((*n + 1) * sizeof(*ids));
+	for (k = 0; k < *n; k++) {
+		ids[k] = (uint32_t)k;
+		if (k > 0 && sorted && fold_strcmp(fold_intern_str(&tab,
+		    (uint32_t)k - 1), fold_intern_str(&tab, (uint32_t)k)) > 0)
+			sorted = 0;
+	}
+	if (!sorted)
+		qsort(ids, *n, sizeof(*ids), idcmp);
+	return ids;
+}
+
+/* ---- the three ways --------------------------------------------------- */
+
+static void
+merge_files(struct src *a, struct src *b)
+{
+	struct cur u, v;
+	fold_num zero = { 0, 0 };
+	int c;
+
+	cur_init(&u, a);
+	cur_init(&v, b);
+	while (u.have || v.have) {
+		if (!u.have)
+			c = 1;
+		else if (!v.have)
+			c = -1;
+		else
+			c = fold_strcmp((struct fold_str){ u.key, u.klen },
+			    (struct fold_str){ v.key, v.klen });
+		if (c < 0) {
+			put_line(u.key, u.klen, u.cnt, zero);
+			cur_next(&u);
+		} else if (c > 0) {
+			put_line(v.key, v.klen, zero, v.cnt);
+			cur_next(&v);
+		} else {
+			put_line(u.key, u.klen, u.cnt, v.cnt);
+			cur_next(&u);
+			cur_next(&v);
+		}
+	}
+}
+
+/* The held stacks (column 1 - col) merged with sorted file s (column col). */
+static void
+merge_held(struct src *s, int col)
+{
+	struct cur u;
+	uint32_t *ids;
+	size_t n, k = 0;
+	fold_num zero = { 0, 0 }, c2[2];
+	int c;
+
+	ids = held_sorted(&n);
+	cur_init(&u, s);
+	while (u.have || k < n) {
+		struct fold_str h = k < n ? fold_intern_str(&tab, ids[k]) :
+		    (struct fold_str){ NULL, 0 };
+
+		if (!u.have)
+			c = 1;
+		else if (k >= n)
+			c = -1;
+		else
+			c = fold_strcmp((struct fold_str){ u.key, u.klen }, h);
+		if (c < 0) {
+			c2[col] = u.cnt;
+			c2[1 - col] = zero;
+			put_line(u.key, u.klen, c2[0], c2[1]);
+			cur_next(&u);
+		} else if (c > 0) {
+			c2[col] = zero;
+			c2[1 - col] = cnt[1 - col][ids[k]];
+			put_line(h.s, h.len, c2[0], c2[1]);
+			k++;
+		} else {
+			c2[col] = u.cnt;
+			c2[1 - col] = cnt[1 - col][ids[k]];
+			put_line(h.s, h.len, c2[0], c2[1]);
+			k++;
+			cur_next(&u);
+		}
+	}
+	free(ids);
+}
+
+static void
+print_held(void)
+{
+	uint32_t *ids;
+	size_t n, k;
+
+	ids = held_sorted(&n);
+	for (k = 0; k < n; k++) {
+		struct fold_str h = fold_intern_str(&tab, ids[k]);
+
+		put_line(h.s, h.len, cnt[0][ids[k]], cnt[1][ids[k]]);
+	}
+	free(ids);
+}
+
+int
+fold_diff_run(const char *before, const char *after,
+    const struct fold_diff_opts *o)
+{
+	struct src s[2];
+	int sorted[2] = { 0, 0 }, fr[2] = { 0, 0 }, big, k;
+	fold_num t[2] = { { 0, 0 }, { 0, 0 } };
+
+	memset(&D, 0, sizeof(D));
+	memset(&O, 0, sizeof(O));
+	D.striphex = o->striphex;
+	D.strict = o->strict;
+	O.normalize = o->normalize;
+	src_open(&s[0], before);
+	src_open(&s[1], after);
+	if (D.status) {
+		src_close(&s[0]);
+		src_close(&s[1]);
+		return 1;
+	}
+	fold_intern_init(&tab);
+	/* A quiet first pass over each mapped file: sorted?  If so, it also
+	 * gave the file's total (for -n). */
+	for (k = 0; k < 2; k++)
+		if (s[k].mapped) {
+			sorted[k] = src_sorted(&s[k]);
+			t[k] = s[k].total;
+			fr[k] = s[k].frac;
+			src_rewind(&s[k]);
+		}
+	if (sorted[0] && sorted[1]) {
+		set_totals(t[0], t[1], fr[0] | fr[1]);
+		merge_files(&s[0], &s[1]);
+	} else if (sorted[0] || sorted[1]) {
+		/* hold the other one, stream the sorted one */
+		big = sorted[1];
+		hold(&s[1 - big], 1 - big);
+		t[1 - big] = s[1 - big].total;
+		fr[1 - big] = s[1 - big].frac;
+		set_totals(t[0], t[1], fr[0] | fr[1]);
+		merge_held(&s[big], big);
+	} else {
+		hold(&s[0], 0);
+		hold(&s[1], 1);
+		set_totals(s[0].total, s[1].total, s[0].frac | s[1].frac);
+		print_held();
+	}
+	if (D.invalid > 0)
+		fold_warn("%s:%llu: %s (%llu invalid line%s skipped)",
+		    D.first_file, D.first_line, fold_errstr(D.first_err),
+		    (unsigned long long)D.invalid, D.invalid == 1 ? "" : "s");
+	free(D.first_file);
+	src_close(&s[0]);
+	src_close(&s[1]);
+	free(cnt[0]);
+	free(cnt[1]);
+	fold_intern_free(&tab);
+	return D.status;
+}
