@@ -348,7 +348,10 @@ enum { FOLD_FMT_TEXT, FOLD_FMT_TSV, FOLD_FMT_CSV, FOLD_FMT_JSON };
 /* "text" "tsv" "csv" "json" to FOLD_FMT_*, or -1. */
 int fold_fmt_parse(const char *s);
 
-enum { FOLD_COL_COUNT, FOLD_COL_PCT, FOLD_COL_STR, FOLD_COL_INT };
+enum { FOLD_COL_COUNT, FOLD_COL_PCT, FOLD_COL_STR, FOLD_COL_INT,
+	FOLD_COL_DELTA,		/* d.a - d.b, signed ("+N" in text) */
+	FOLD_COL_DPCT		/* a signed percentage ("+1.25%" in text) */
+};
 struct fold_col {
 	const char *name;
 	int type;
@@ -358,6 +361,9 @@ union fold_cell {
 	double pct;		/* PCT, 0..100 */
 	uint64_t u;		/* INT */
 	struct fold_str str;	/* STR: not copied, must outlive the table */
+	struct {
+		fold_num a, b;
+	} d;			/* DELTA */
 };
 /*
  * A table is filled row by row and printed at once (text needs the column
@@ -692,6 +698,88 @@ void fold_flame_free(struct fold_flame *f);
 /* The script and styles embedded in every flame graph (flamejs.c). */
 extern const char *const fold_flame_script[];	/* lines, NULL-ended */
 extern const char fold_flame_style[];
+
+/* ---- difftab.c: differential input in the analysis tools ------------- */
+
+/*
+ * Look ahead in a fold_in without consuming anything: the line that starts
+ * *off bytes into the unread data of the current file (the first file is
+ * opened if none is), *off moved past it; 0 at the end of that file.  The
+ * line stays valid until the next fold_in_*() call.  Starting at *off = 0
+ * and calling again walks the lines the next fold_in_line() calls return.
+ */
+int fold_in_peek(struct fold_in *in, size_t *off, const char **line,
+    size_t *len);
+/*
+ * Is the input differential ("STACK BEFORE AFTER")?  Decided by the first
+ * valid line (blank and invalid lines before it are looked past, up to
+ * 1000 lines), read ahead without consuming it: call before fold_read().
+ */
+int fold_reader_isdiff(struct fold_reader *r);
+
+/*
+ * A ranked table of before/after counts.  Each row has a name and nm
+ * measures (1: a count; 2: self and total), each with a before and an
+ * after value; it is printed as four columns per measure (before, after,
+ * delta, and delta% of the before total), then the name.  Rows are ranked
+ * by one measure's delta (the largest increase first) or after value, or
+ * by name; ties by name.  reverse turns the ranking around.  --limit and
+ * --min-percent (of the magnitude of the ranked column, as a percentage
+ * of the before total for deltas, of the after total otherwise) apply.
+ */
+enum { FOLD_DSORT_DELTA, FOLD_DSORT_AFTER, FOLD_DSORT_NAME };
+struct fold_dtally {
+	struct fold_intern names;
+	int nm;
+	fold_num *v;		/* per id: nm * 2 values, before then after */
+	size_t cap;		/* in values */
+};
+void fold_dtally_init(struct fold_dtally *t, int nm);
+/* The id of name (added with zero counts if new). */
+uint32_t fold_dtally_id(struct fold_dtally *t, const char *name, size_t len);
+/* The 2 * nm values of id: [2m] before, [2m + 1] after of measure m. */
+static inline fold_num *fold_dtally_v(struct fold_dtally *t, uint32_t id) { return t->v + (size_t)id * 2 * (size_t)t->nm; }
+/* Add before/after to measure m of name; returns its id. */
+uint32_t fold_dtally_add(struct fold_dtally *t, const char *name, size_t len,
+    int m, fold_num before, fold_num after);
+struct fold_dtally_fmt {
+	const char *const *cols;	/* 4 * nm names, then the name column */
+	int measure;		/* the measure ranked */
+	int key;		/* FOLD_DSORT_* */
+	int reverse;
+	fold_num before, after;	/* the totals, for percentages */
+	int frac;
+	const char *what;	/* "functions", for the text footer */
+};
+/* Print the rows; returns how many were printed.  In JSON only the array. */
+size_t fold_dtally_print(const struct fold_dtally *t,
+    const struct fold_common *o, const struct fold_dtally_fmt *f,
+    size_t *nrows);
+void fold_dtally_free(struct fold_dtally *t);
+/* Reverse an array of ids in place (-r on a ranking). */
+void fold_reverse_ids(uint32_t *ids, size_t n);
+/* Write a - b (signed) as text: "+N", "-N" or "0" with sign, else "N"/"-N". */
+size_t fold_fmt_delta(char *buf, fold_num a, fold_num b, int frac, int sign);
+
+/* ---- table.c: key/value output (foldstats) ----------------------------- */
+
+/*
+ * One record of named values: text "key  value" lines, tsv/csv "value,key"
+ * rows (after a header unless noheader), or one JSON object, nested with
+ * fold_kv_open()/fold_kv_close() (dotted keys elsewhere).  One record at a
+ * time: fold_kv_begin() starts it, the caller writes the closing '}' in
+ * JSON.
+ */
+void fold_kv_begin(int fmt, int noheader);
+void fold_kv(const char *key, const char *val);	/* val already formatted */
+void fold_kv_u64(const char *key, uint64_t v);
+void fold_kv_dbl(const char *key, double v, int decimals);
+void fold_kv_num(const char *key, fold_num n, int frac);
+void fold_kv_open(const char *key);
+void fold_kv_close(void);
+/* The key b inside object a: "a.b", or b in JSON (valid until the next
+ * call). */
+const char *fold_kv_key(const char *a, const char *b);
 
 /* ---- fdiff.c: two profiles into one differential profile -------------- */
 

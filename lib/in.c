@@ -158,3 +158,31 @@ fold_in_free(struct fold_in *in)
 	free(in->buf);
 	in->buf = NULL;
 }
+
+int
+fold_in_peek(struct fold_in *in, size_t *off, const char **line, size_t *len)
+{
+	char *nl;
+
+	if (in->fd < 0 && !open_next(in))
+		return 0;
+	for (;;) {
+		nl = memchr(in->buf + in->pos + *off, '\n',
+		    in->end - in->pos - *off);
+		if (nl != NULL) {
+			*line = in->buf + in->pos + *off;
+			*len = (size_t)(nl - *line);
+			*off += *len + 1;
+			return 1;
+		}
+		if (in->eof || !fill(in))
+			break;
+	}
+	if (in->end - in->pos > *off) {		/* last line, no newline */
+		*line = in->buf + in->pos + *off;
+		*len = in->end - in->pos - *off;
+		*off += *len;
+		return 1;
+	}
+	return 0;
+}
