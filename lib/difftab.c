@@ -151,51 +151,88 @@ dpct(const fold_num *x, fold_num whole)
 	return pctof(fold_num_dbl(x[1]) - fold_num_dbl(x[0]), whole);
 }
 
+uint32_t *
+fold_dtally_rank(const struct fold_dtally *t, const struct fold_dtally_fmt *f,
+    size_t *n)
+{
+	size_t k;
+	uint32_t *ids;
+
+	*n = fold_intern_count(&t->names);
+	ids = xmalloc((*n + 1) * sizeof(*ids));
+	for (k = 0; k < *n; k++)
+		ids[k] = (uint32_t)k;
+	R = t;
+	RF = f;
+	qsort(ids, *n, sizeof(*ids), rowcmp);
+	return ids;
+}
+
+double
+fold_dtally_pct(const struct fold_dtally *t, uint32_t id,
+    const struct fold_dtally_fmt *f)
+{
+	const fold_num *x = t->v + (size_t)id * 2 * (size_t)t->nm +
+	    2 * f->measure;
+
+	if (f->key == FOLD_DSORT_DELTA)
+		return dpct(x, f->before);
+	return pctof(fold_num_dbl(x[1]), f->after);
+}
+
+void
+fold_dtally_cells(const struct fold_dtally *t, uint32_t id,
+    const struct fold_dtally_fmt *f, union fold_cell *row)
+{
+	const fold_num *v = t->v + (size_t)id * 2 * (size_t)t->nm;
+	int m;
+
+	for (m = 0; m < t->nm; m++) {
+		row[4 * m].n = v[2 * m];
+		row[4 * m + 1].n = v[2 * m + 1];
+		row[4 * m + 2].d.a = v[2 * m + 1];
+		row[4 * m + 2].d.b = v[2 * m];
+		row[4 * m + 3].pct = dpct(v + 2 * m, f->before);
+	}
+}
+
+void
+fold_dtally_cols(const struct fold_dtally *t, const struct fold_dtally_fmt *f,
+    struct fold_col *cols)
+{
+	static const int types[4] = { FOLD_COL_COUNT, FOLD_COL_COUNT,
+	    FOLD_COL_DELTA, FOLD_COL_DPCT };
+	int c, nc = 4 * t->nm + 1;
+
+	for (c = 0; c < nc; c++) {
+		cols[c].name = f->cols[c];
+		cols[c].type = c == nc - 1 ? FOLD_COL_STR : types[c % 4];
+	}
+}
+
 size_t
 fold_dtally_print(const struct fold_dtally *t, const struct fold_common *o,
     const struct fold_dtally_fmt *f, size_t *nrows)
 {
 	struct fold_col cols[9];
 	struct fold_table tab;
-	size_t n = fold_intern_count(&t->names), k, shown = 0;
-	uint32_t *ids = xmalloc((n + 1) * sizeof(*ids));
-	int m, c, nc = 4 * t->nm + 1;
+	size_t n, k, shown = 0;
+	uint32_t *ids = fold_dtally_rank(t, f, &n);
+	int nc = 4 * t->nm + 1;
 	double p;
 
-	for (k = 0; k < n; k++)
-		ids[k] = (uint32_t)k;
-	R = t;
-	RF = f;
-	qsort(ids, n, sizeof(*ids), rowcmp);
-	for (c = 0; c < nc; c++) {
-		static const int types[4] = { FOLD_COL_COUNT, FOLD_COL_COUNT,
-		    FOLD_COL_DELTA, FOLD_COL_DPCT };
-
-		cols[c].name = f->cols[c];
-		cols[c].type = c == nc - 1 ? FOLD_COL_STR : types[c % 4];
-	}
+	fold_dtally_cols(t, f, cols);
 	fold_table_init(&tab, cols, nc, f->frac);
 	for (k = 0; k < n; k++) {
-		const fold_num *v = t->v + (size_t)ids[k] * 2 * (size_t)t->nm;
-		const fold_num *x = v + 2 * f->measure;
 		union fold_cell *row;
 
-		if (f->key == FOLD_DSORT_DELTA)
-			p = dpct(x, f->before);
-		else
-			p = pctof(fold_num_dbl(x[1]), f->after);
+		p = fold_dtally_pct(t, ids[k], f);
 		if ((o->limit > 0 && shown >= o->limit) ||
 		    (p < 0 ? -p : p) < o->minpct)
 			continue;
 		shown++;
 		row = fold_table_row(&tab);
-		for (m = 0; m < t->nm; m++) {
-			row[4 * m].n = v[2 * m];
-			row[4 * m + 1].n = v[2 * m + 1];
-			row[4 * m + 2].d.a = v[2 * m + 1];
-			row[4 * m + 2].d.b = v[2 * m];
-			row[4 * m + 3].pct = dpct(v + 2 * m, f->before);
-		}
+		fold_dtally_cells(t, ids[k], f, row);
 		row[nc - 1].str = fold_intern_str(&t->names, ids[k]);
 	}
 	fold_table_print(&tab, o->format, o->noheader);

@@ -421,6 +421,7 @@ struct fold_common {
 	int strict;
 	const char **focus, **ignore;	/* patterns as given */
 	size_t nfocus, nignore;
+	int reverse;		/* -r, set by the tools that rank */
 };
 struct fold_filter;		/* compiled --focus/--ignore, see filter.c */
 
@@ -751,6 +752,18 @@ struct fold_dtally_fmt {
 	int frac;
 	const char *what;	/* "functions", for the text footer */
 };
+/* The ids in rank order (malloc'd, *n of them). */
+uint32_t *fold_dtally_rank(const struct fold_dtally *t,
+    const struct fold_dtally_fmt *f, size_t *n);
+/* The percentage --min-percent is checked against (may be negative). */
+double fold_dtally_pct(const struct fold_dtally *t, uint32_t id,
+    const struct fold_dtally_fmt *f);
+/* Fill the 4 * nm number cells of id's row; nc = 4 * nm + 1 columns. */
+void fold_dtally_cells(const struct fold_dtally *t, uint32_t id,
+    const struct fold_dtally_fmt *f, union fold_cell *row);
+/* The column types for f->cols (4 * nm numbers, then a name). */
+void fold_dtally_cols(const struct fold_dtally *t,
+    const struct fold_dtally_fmt *f, struct fold_col *cols);
 /* Print the rows; returns how many were printed.  In JSON only the array. */
 size_t fold_dtally_print(const struct fold_dtally *t,
     const struct fold_common *o, const struct fold_dtally_fmt *f,
