@@ -178,6 +178,28 @@ ranked(fold_num *cnt, size_t cap, int frac, size_t *n)
 	return ids;
 }
 
+/*
+ * Differential input (STACK BEFORE AFTER): both totals of the kept samples
+ * and the change; the other figures are of the AFTER counts.
+ */
+static void
+diffstats(fold_num before, fold_num after, int frac)
+{
+	char b[64];
+	double pb = fold_num_dbl(before), d;
+
+	fold_kv_open("diff");
+	fold_kv_num(fold_kv_key("diff", "before"), before, frac);
+	fold_kv_num(fold_kv_key("diff", "after"), after, frac);
+	fold_fmt_delta(b, after, before, frac, fmt == FOLD_FMT_TEXT);
+	fold_kv(fold_kv_key("diff", "delta"), b);
+	d = pb > 0 ? 100.0 * (fold_num_dbl(after) - pb) / pb : 0;
+	snprintf(b, sizeof(b), fmt == FOLD_FMT_TEXT && d != 0 ? "%+.2f" :
+	    "%.2f", d == 0 ? 0.0 : d);
+	fold_kv(fold_kv_key("diff", "delta_percent"), b);
+	fold_kv_close();
+}
+
 static double
 share(double part, double whole)
 {
@@ -193,6 +215,7 @@ main(int argc, char **argv)
 	struct fold_sample s;
 	struct fold_stackids sids;
 	fold_num *hist = NULL, kept = { 0, 0 }, atmax = { 0, 0 };
+	fold_num kept_old = { 0, 0 };
 	double kfr[NKINDS] = { 0 }, ksa[NKINDS] = { 0 }, wframes = 0, d;
 	size_t hcap = 0, n, k, keep, maxd = 0, mind = (size_t)-1, nmax = 0;
 	size_t nleaves, nroots, nframes = 0, shown, i;
@@ -234,6 +257,7 @@ main(int argc, char **argv)
 			continue;
 		d = fold_num_dbl(s.count);
 		fold_num_add(&kept, s.count);	/* <= the total: no wrap */
+		fold_num_add(&kept_old, s.old);	/* differential input */
 		nkept++;
 		fold_grow(&hist, &hcap, n + 1, sizeof(*hist));
 		fold_num_add(&hist[n], s.count);
@@ -298,6 +322,8 @@ main(int argc, char **argv)
 	fold_kv_u64("frames", nframes);
 	fold_kv_u64("leaves", nleaves);
 	fold_kv_u64("invalid", r.invalid);
+	if (r.diff)
+		diffstats(kept_old, kept, frac);
 	{
 		double tot = fold_num_dbl(kept), cum = 0, sum = 0;
 		double q[3] = { 0.5, 0.9, 0.99 };
