@@ -433,7 +433,11 @@ prepare(struct fold_flame *f, const char *s, size_t len, size_t *outlen)
 	size_t k, o = 0, fl, seg;
 	const char *p;
 
-	if (f->o.reverse) {
+	/* Empty frames at the end are no frames, as Perl's split() drops
+	 * them in flamegraph.pl: "a;b;" is "a;b". */
+	while (len > 0 && s[len - 1] == ';')
+		len--;
+	if (f->o.reverse && len > 0) {
 		fold_grow(&f->buf, &f->bufcap, len + 1, 1);
 		k = len;
 		for (;;) {
@@ -448,8 +452,12 @@ prepare(struct fold_flame *f, const char *s, size_t len, size_t *outlen)
 		}
 		s = f->buf;
 		len = o;
+		/* ";a;b" reversed is "b;a;": that empty frame goes too */
+		while (len > 0 && s[len - 1] == ';')
+			len--;
 	}
-	if (f->o.palette == FOLD_PAL_CHAIN && (p = NULL,
+	/* (Not for flow(), which marks the wakers as it interns names.) */
+	if (f->o.palette == FOLD_PAL_CHAIN && f->o.flamechart && (p = NULL,
 	    contains(s, len, ";--;"))) {
 		char *out;
 		size_t cap = 0, n = 0, i = 0;
@@ -509,14 +517,18 @@ fold_flame_add(struct fold_flame *f, const struct fold_sample *smp)
 		return;
 	}
 	/* Flame chart: boxes in input order, merged with the one before. */
-	keep = fold_stackids_diff(&f->sids, stack, len);
-	ids = fold_stackids_push(&f->sids, stack, len, &n);
-	fold_grow(&f->path, &f->pathcap, n, sizeof(*f->path));
-	for (k = keep; k < n; k++) {
-		parent = k == 0 ? 0 : f->path[k - 1];
-		f->path[k] = newnode(f, parent, ids[k]);
+	if (len == 0)		/* only empty frames (";;"): the root's */
+		leaf = &f->nodes[0];
+	else {
+		keep = fold_stackids_diff(&f->sids, stack, len);
+		ids = fold_stackids_push(&f->sids, stack, len, &n);
+		fold_grow(&f->path, &f->pathcap, n, sizeof(*f->path));
+		for (k = keep; k < n; k++) {
+			parent = k == 0 ? 0 : f->path[k - 1];
+			f->path[k] = newnode(f, parent, ids[k]);
+		}
+		leaf = &f->nodes[f->path[n - 1]];
 	}
-	leaf = &f->nodes[f->path[n - 1]];
 	if (fold_num_add(&leaf->self, smp->count) != 0)
 		fold_die(1, "sum of counts larger than 18446744073709551615");
 	if (smp->diff)
@@ -542,18 +554,6 @@ fold_flame_free(struct fold_flame *f)
 
 /* ---- layout and output -------------------------------------------------- */
 
-static struct fold_flame *sortf;
-
-static int
-byname(const void *pa, const void *pb)
-{
-	const struct node *a = &sortf->nodes[*(const uint32_t *)pa];
-	const struct node *b = &sortf->nodes[*(const uint32_t *)pb];
-
-	return fold_strcmp(fold_intern_str(&sortf->names, a->name),
-	    fold_intern_str(&sortf->names, b->name));
-}
-
 /*
  * The boxes at least minw wide, from the distinct stacks in frame order:
  * flamegraph.pl's flow.  Each stack is compared with the one before; the
@@ -562,14 +562,24 @@ byname(const void *pa, const void *pb)
  * the stack's own frames open.  The nodes come out as they are drawn,
  * parents before children and siblings by name, with the x (start), totals
  * and depth pass 1 of fold_flame_write() would give them.  Only the names
- * of the boxes kept are interned.
+ * of the boxes kept are interned.  With the chain palette, the frames
+ * below a "--" frame (other than "--") are wakers: their names get _[w]
+ * here, so that siblings come in the order of the names as the input
+ * spells them ("b" before "b_Z").
  */
 struct open {
 	uint32_t node;
 	const char *name;	/* in the stackset's copy */
 	size_t len, end;	/* name length, end offset in the stack */
 	double mid;		/* where the next child starts */
+	int below;		/* chain palette: below a "--" frame */
 };
+
+static int
+isdashes(const char *s, size_t len)
+{
+	return len == 2 && s[0] == '-' && s[1] == '-';
+}
 
 static void
 flow_close(struct fold_flame *f, struct open *op, size_t k, double minw)
@@ -583,7 +593,12 @@ flow_close(struct fold_flame *f, struct open *op, size_t k, double minw)
 	}
 	if (fold_num_dbl(n->total) < minw)
 		f->nnodes = op[k].node;	/* the last node: drop it */
-	else if (k > 0)
+	else if (k > 0 && op[k].below && !isdashes(op[k].name, op[k].len)) {
+		fold_grow(&f->buf, &f->bufcap, op[k].len + 5, 1);
+		memcpy(f->buf, op[k].name, op[k].len);
+		memcpy(f->buf + op[k].len, "_[w]", 4);
+		n->name = fold_intern(&f->names, f->buf, op[k].len + 4, NULL);
+	} else if (k > 0)
 		n->name = fold_intern(&f->names, op[k].name, op[k].len, NULL);
 }
 
@@ -597,6 +612,7 @@ flow(struct fold_flame *f, double minw)
 	const char *semi;
 	struct node *n;
 	uint32_t nid;
+	int chain = f->o.palette == FOLD_PAL_CHAIN;
 
 	fold_stackset_sort(ss);
 	f->nnodes = 1;		/* the root */
@@ -606,6 +622,7 @@ flow(struct fold_flame *f, double minw)
 	fold_grow(&op, &ocap, 1, sizeof(*op));
 	op[0].node = 0;
 	op[0].mid = 0;
+	op[0].below = 0;
 	for (i = 0; i < ss->n; i++) {
 		r = &ss->recs[i];
 		/* op[1..nopen] are prev's frames: keep those r shares. */
@@ -622,6 +639,13 @@ flow(struct fold_flame *f, double minw)
 		}
 		while (nopen > k)
 			flow_close(f, op, nopen--, minw);
+		if (r->len == 0) {	/* only empty frames: the root's */
+			f->nodes[0].self = r->count;
+			f->nodes[0].total = r->count;
+			op[0].mid += fold_num_dbl(r->count);
+			prev = r;
+			continue;
+		}
 		start = k > 0 ? op[k].end + 1 : 0;
 		for (;;) {
 			semi = memchr(r->s + start, ';', r->len - start);
@@ -639,6 +663,8 @@ flow(struct fold_flame *f, double minw)
 			op[k].len = flen;
 			op[k].end = start + flen;
 			op[k].mid = n->start;
+			op[k].below = chain && (op[k - 1].below ||
+			    (k > 1 && isdashes(op[k - 1].name, op[k - 1].len)));
 			if (semi == NULL)
 				break;
 			start += flen + 1;
@@ -656,13 +682,11 @@ flow(struct fold_flame *f, double minw)
 	free(op);
 }
 
-/* Children lists in creation order, totals, and (unless flamechart) the
- * siblings sorted by name. */
+/* Flame chart: children lists in creation order, and totals. */
 static void
 build(struct fold_flame *f)
 {
-	size_t i, k, n, cap = 0;
-	uint32_t *tmp = NULL, c;
+	size_t i;
 	struct node *nd = f->nodes;
 
 	for (i = f->nnodes; i-- > 1;) {
@@ -674,23 +698,6 @@ build(struct fold_flame *f)
 		nd[i].total = nd[i].self;
 	for (i = f->nnodes; i-- > 1;)
 		fold_num_add(&nd[nd[i].parent].total, nd[i].total);
-	if (f->o.flamechart)
-		return;
-	sortf = f;
-	for (i = 0; i < f->nnodes; i++) {
-		if (nd[i].child == NONE || nd[nd[i].child].next == NONE)
-			continue;
-		for (n = 0, c = nd[i].child; c != NONE; c = nd[c].next) {
-			fold_grow(&tmp, &cap, n + 1, sizeof(*tmp));
-			tmp[n++] = c;
-		}
-		qsort(tmp, n, sizeof(*tmp), byname);
-		nd[i].child = tmp[0];
-		for (k = 0; k + 1 < n; k++)
-			nd[tmp[k]].next = tmp[k + 1];
-		nd[tmp[n - 1]].next = NONE;
-	}
-	free(tmp);
 }
 
 /*
@@ -985,7 +992,6 @@ save_palmap(struct palmap *m, const char *path)
 
 	for (k = 0; k < n; k++)
 		ord[k] = (uint32_t)k;
-	sortf = NULL;
 	/* Sort ids by name: a tiny insertion-free qsort over the table. */
 	{
 		struct fold_intern *t = &m->names;
@@ -1110,7 +1116,9 @@ frame(struct writer *w, const struct node *n)
 		name = fold_intern_str(&w->f->names, n->name);
 	shown = fold_strip_annotation(name.s, name.len);
 	x1 = 10 + n->start * w->wpt;
-	x2 = 10 + (n->start + fold_num_dbl(n->total)) * w->wpt;
+	/* the root spans the total, or --total when larger */
+	x2 = 10 + (n->name == NONE ? w->timemax :
+	    n->start + fold_num_dbl(n->total)) * w->wpt;
 	if (!o->inverted) {
 		y1 = w->imgh - w->ypad2 - (depth + 1) * o->frameheight + 1;
 		y2 = w->imgh - w->ypad2 - depth * o->frameheight;

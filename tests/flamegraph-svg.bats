@@ -74,6 +74,57 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	[ "$order" = "Zed a foo foo.b foo::x " ]
 }
 
+@test "empty frames: none at the end (a;b; is a;b), a box elsewhere (a;;b)" {
+	# the SVG itself: svg-frames does not see boxes with empty names
+	titles() { boxes | grep -o '<title>[^<]*</title><rect x="[^"]*" y="[^"]*"' | tr '\n' '|'; }
+	run fg < <(printf 'a;b; 1\n')
+	xml_ok
+	[ "$(titles <<< "$output")" = '<title>all (1 samples, 100%)</title><rect x="10" y="69"|<title>a (1 samples, 100.00%)</title><rect x="10" y="53"|<title>b (1 samples, 100.00%)</title><rect x="10" y="37"|' ]
+	[ "$(fg < <(printf 'a;b;;; 1\n') | titles)" = "$(titles <<< "$output")" ]
+	# --reverse: b sits on the root, a above it, nothing else
+	run fg --reverse < <(printf 'a;b; 1\n')
+	[ "$(titles <<< "$output")" = '<title>all (1 samples, 100%)</title><rect x="10" y="69"|<title>b (1 samples, 100.00%)</title><rect x="10" y="53"|<title>a (1 samples, 100.00%)</title><rect x="10" y="37"|' ]
+	# an empty frame in the middle or first is a box with an empty name
+	run fg < <(printf 'a;;b 1\n')
+	xml_ok
+	[ "$(titles <<< "$output")" = '<title>all (1 samples, 100%)</title><rect x="10" y="85"|<title>a (1 samples, 100.00%)</title><rect x="10" y="69"|<title> (1 samples, 100.00%)</title><rect x="10" y="53"|<title>b (1 samples, 100.00%)</title><rect x="10" y="37"|' ]
+	run fg < <(printf ';a 1\n')
+	[[ "$(titles <<< "$output")" == *'<title> (1 samples, 100.00%)</title><rect x="10" y="53"|<title>a '* ]]
+	# ... except first with --reverse, as flamegraph.pl (reversed, it is last)
+	run fg --reverse < <(printf ';a 1\n')
+	[ "$(titles <<< "$output")" = '<title>all (1 samples, 100%)</title><rect x="10" y="53"|<title>a (1 samples, 100.00%)</title><rect x="10" y="37"|' ]
+	# only empty frames: the count goes to the root
+	run --separate-stderr fg < <(printf 'a 1\n;; 2\n')
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(rect_attr width a <<< "$output")" = 393.3 ]
+	[ "$(rect_attr x a <<< "$output")" = 796.7 ]
+}
+
+@test "CRLF input is read like LF input" {
+	run fg --hash < <(printf 'a;b 3\r\na;c 2\r\n')
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(fg --hash < <(printf 'a;b 3\na;c 2\n'))" ]
+}
+
+@test "a count with no stack (' 2') is skipped and reported, not added to the root" {
+	run --separate-stderr fg < <(printf 'a 3\n 2\n')
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "flamegraph-svg: <stdin>:2: no stack before the count (1 invalid line skipped)" ]
+	[[ "$output" == *'<title>all (3 samples, 100%)</title>'* ]]
+	[ "$(rect_attr width a <<< "$output")" = 1180 ]
+}
+
+@test "one-count lines among two-count lines: differential, no change for them" {
+	run fg < <(printf 'a 1\nb 1 2\n')
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'<title>a (1 samples, 33.33%; 0.00%)</title>'* ]]
+	[[ "$output" == *'<title>b (2 samples, 66.67%; +33.33%)</title>'* ]]
+	[ "$(rect_attr fill a <<< "$output")" = "rgb(255,255,255)" ]
+	[ "$(rect_attr fill b <<< "$output")" = "rgb(255,0,0)" ]
+	[ "$(rect_attr width b <<< "$output")" = 786.7 ]
+}
+
 @test "input order does not matter; identical stacks are summed" {
 	run fg "$FG/minieth.folded"
 	sorted=$output
@@ -266,6 +317,18 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	[[ "$(fg --colors chain < <(printf 'a 1\n'))" == *'stop-color="#e0e0ff"'* ]]
 }
 
+@test "chain palette: siblings after -- in the order of their names as written" {
+	run fg --hash --colors chain < <(printf 'x;--;b 1\nx;--;b_Z 1\n')
+	xml_ok
+	[ "$(rect_attr x b <<< "$output")" = 10 ]
+	[ "$(rect_attr x b_Z <<< "$output")" = 600 ]
+	# deeper, and with "--" among the siblings ("-" < "b")
+	run fg --hash --colors chain < <(printf 'x;--;w;b 1\nx;--;w;b_Z 1\nx;--;w;-- 2\n')
+	[ "$(boxes <<< "$output" | grep -o '<title>[^ ]*' | tr '\n' ' ')" = '<title>all <title>x <title>-- <title>w <title>-- <title>b <title>b_Z ' ]
+	[ "$(rect_attr x b <<< "$output")" = 600 ]
+	[ "$(rect_attr x b_Z <<< "$output")" = 895 ]
+}
+
 @test "--bgcolors, and the default background by palette" {
 	bg() { fg "$@" < <(printf 'a 1\n') | grep -o 'stop-color="[^"]*"' | tr '\n' ' '; }
 	[ "$(bg)" = 'stop-color="#eeeeee" stop-color="#eeeeb0" ' ]
@@ -317,7 +380,17 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 
 @test "--total (when larger) scales the graph; a smaller one is ignored with a warning" {
 	run fg --total 400 < <(printf 'a 100\n')
-	[[ "$output" == *'<title>all (100 samples, 25.00%)</title><rect x="10" y="53" width="295" '* ]]
+	# the root spans the whole width (flamegraph.pl's); its title keeps
+	# the real count and share
+	[[ "$output" == *'<title>all (100 samples, 25.00%)</title><rect x="10" y="53" width="1180" '* ]]
+	[[ "$output" == *'<title>a (100 samples, 25.00%)</title><rect x="10" y="37" width="295" '* ]]
+	run fg --total 10 < <(printf 'a 5\n')
+	[ "$(rect_attr width all <<< "$output")" = 1180 ]
+	[ "$(rect_attr width a <<< "$output")" = 590 ]
+	run fg --total 10 --inverted < <(printf 'a 5\n')
+	[ "$(rect_attr width all <<< "$output")" = 1180 ]
+	run fg --total 10 --flamechart < <(printf 'a 5\n')
+	[ "$(rect_attr width all <<< "$output")" = 1180 ]
 	run --separate-stderr fg --total 50 < <(printf 'a 100\n')
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"less than the actual total"* ]]
