@@ -642,6 +642,7 @@ flow(struct fold_flame *f, double minw)
 		if (r->len == 0) {	/* only empty frames: the root's */
 			f->nodes[0].self = r->count;
 			f->nodes[0].total = r->count;
+			f->nodes[0].delta = r->delta;
 			op[0].mid += fold_num_dbl(r->count);
 			prev = r;
 			continue;
@@ -663,8 +664,10 @@ flow(struct fold_flame *f, double minw)
 			op[k].len = flen;
 			op[k].end = start + flen;
 			op[k].mid = n->start;
+			/* Below a "--" that is not the first frame (as
+			 * prepare() did it: the stack has ";--;"). */
 			op[k].below = chain && (op[k - 1].below ||
-			    (k > 1 && isdashes(op[k - 1].name, op[k - 1].len)));
+			    (k > 2 && isdashes(op[k - 1].name, op[k - 1].len)));
 			if (semi == NULL)
 				break;
 			start += flen + 1;
@@ -1369,9 +1372,10 @@ fold_flame_write(struct fold_flame *f, int frac, int diff)
 		for (k = 1; k < f->nnodes; k++)
 			if (fabs(f->nodes[k].delta) > w.maxdelta)
 				w.maxdelta = fabs(f->nodes[k].delta);
-	} else if (diff)	/* the deltas are the leaves' */
+	} else if (diff)	/* the deltas are the leaves' (not the root's) */
 		for (k = 0; k < f->ss.n; k++)
-			if (fabs(f->ss.recs[k].delta) > w.maxdelta)
+			if (f->ss.recs[k].len > 0 &&
+			    fabs(f->ss.recs[k].delta) > w.maxdelta)
 				w.maxdelta = fabs(f->ss.recs[k].delta);
 	if (!o->flamechart)
 		flow(f, minw);	/* the boxes drawn, in order */
