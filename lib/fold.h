@@ -818,4 +818,55 @@ struct fold_diff_opts {
 int fold_diff_run(const char *before, const char *after,
     const struct fold_diff_opts *o);
 
+/* ---- stackset.c: distinct stacks in frame order (i11) ------------------ */
+
+/*
+ * Frame order: stacks compared frame by frame, each frame by its bytes,
+ * shorter first on a common prefix, so a stack comes before those it is a
+ * prefix of: "a;b" < "a;b;c" < "a;b-c" < "a;bc".  In this order the stacks
+ * that share callers are next to each other and siblings come by name, so
+ * a tree can be built by comparing each stack with the one before
+ * (flamegraph.pl's flow).  Byte order (`sort`) differs only where a name
+ * is a prefix of a sibling's name followed by a byte below ';' (bytes:
+ * "a;b" < "a;b-c" < "a;b;c").
+ *
+ * fold_frame_cmp() is <0, 0, >0.  fold_common_prefix() is the length of
+ * the common prefix of a and b, n bytes at most.
+ */
+int fold_frame_cmp(const char *a, size_t alen, const char *b, size_t blen);
+size_t fold_common_prefix(const char *a, const char *b, size_t n);
+
+/*
+ * A stackset holds each distinct stack once (copied into its arena), with
+ * fields for the caller's sums (zero when the stack is first added).
+ * Adding is cheap while the input comes in frame order (a comparison with
+ * the stack before, which is also how a repeat is found); at the first
+ * stack out of order the set starts hashing whole stacks.
+ * fold_stackset_sort() then puts the records in frame order once (radix on
+ * 7-byte keys, then by comparison).  Record pointers stay valid until the
+ * next add or the sort; the stack bytes until fold_stackset_free().
+ * Memory grows with the distinct stacks only.
+ */
+struct fold_stackrec {
+	const char *s;		/* the stack, NUL after len (not in a frame) */
+	size_t len;
+	fold_num count, old;	/* the caller's sums */
+	double delta;
+};
+struct fold_stackset {
+	struct fold_stackrec *recs;	/* in frame order once sorted */
+	size_t n, cap;
+	int sorted;		/* recs are in frame order */
+	uint32_t *map;		/* index + 1 by hash, once out of order */
+	uint64_t *hashes;	/* per record, once out of order */
+	size_t mask;
+	struct fold_arena arena;
+};
+void fold_stackset_init(struct fold_stackset *ss);
+/* The record of stack s (len bytes), added if new. */
+struct fold_stackrec *fold_stackset_add(struct fold_stackset *ss,
+    const char *s, size_t len);
+void fold_stackset_sort(struct fold_stackset *ss);
+void fold_stackset_free(struct fold_stackset *ss);
+
 #endif
