@@ -24,6 +24,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fold.h"
 
@@ -164,10 +167,16 @@ src_close(struct src *s)
 }
 
 /* Give back the pages before keep (a line still needed starts there). */
+static size_t pagesize;
+
 static void
 src_release(struct src *s, size_t keep)
 {
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto;
+	size_t upto, pg;
+
+	if (pagesize == 0)
+		pagesize = (size_t)sysconf(_SC_PAGESIZE);
+	pg = pagesize;
 
 	if (keep < s->unmapped + UNMAP_STEP)
 		return;
@@ -178,17 +187,62 @@ src_release(struct src *s, size_t keep)
 	}
 }
 
-/* The next line; 0 at the end.  Mapped: valid until released. */
+/* The length of the common prefix of a and b (n bytes at most). */
+static inline size_t
+lcp(const char *a, const char *b, size_t n)
+{
+	size_t k = 0;
+	uint64_t x, y;
+
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+	for (; k + 16 <= n; k += 16) {
+		__m128i va = _mm_loadu_si128((const __m128i *)(const void *)(a + k));
+		__m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(b + k));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(va, vb));
+
+		if (m != 0xffff)
+			return k + (size_t)__builtin_ctz(~m & 0xffff);
+	}
+#endif
+	for (; k + 8 <= n; k += 8) {
+		memcpy(&x, a + k, 8);
+		memcpy(&y, b + k, 8);
+		if (x != y) {
+#if (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			return k + (size_t)__builtin_ctzll(x ^ y) / 8;
+#else
+			break;
+#endif
+		}
+	}
+	while (k < n && a[k] == b[k])
+		k++;
+	return k;
+}
+
+/*
+ * The next line; 0 at the end.  Mapped: valid until released.  prev (plen
+ * bytes, no newline in them, may be NULL) is what the line likely starts
+ * with: the bytes it shares with it are not searched for the newline, and
+ * *same is set to how many there are.
+ */
 static int
-src_line(struct src *s, const char **line, size_t *len)
+src_line_after(struct src *s, const char **line, size_t *len,
+    const char *prev, size_t plen, size_t *same)
 {
 	const char *p, *nl;
+	size_t l = 0;
 
 	if (s->mapped) {
 		if (s->pos >= s->size)
 			return 0;
 		p = s->map + s->pos;
-		nl = memchr(p, '\n', s->size - s->pos);
+		if (prev != NULL)
+			l = lcp(p, prev, plen < s->size - s->pos ? plen :
+			    s->size - s->pos);
+		*same = l;
+		nl = memchr(p + l, '\n', s->size - s->pos - l);
 		*line = p;
 		if (nl == NULL) {
 			*len = s->size - s->pos;
@@ -218,7 +272,16 @@ src_line(struct src *s, const char **line, size_t *len)
 		return 0;
 	}
 	s->lineno = s->in.lineno;
+	*same = 0;
 	return 1;
+}
+
+static int
+src_line(struct src *s, const char **line, size_t *len)
+{
+	size_t same;
+
+	return src_line_after(s, line, len, NULL, 0, &same);
 }
 
 /* Replace each 0x[0-9a-fA-F]+ by "0x..." (difffolded.pl -s). */
@@ -314,19 +377,44 @@ struct cur {
 	fold_num pcnt;
 	size_t pstart;
 	int sorted;		/* 0 once a key was smaller than the one before */
+	int pcmp;		/* the pending key against the current one */
 };
 
+/*
+ * Read the next valid line as the pending key, and compare it with the
+ * current key (u->have) into u->pcmp: lines of a sorted file share their
+ * first bytes with the one before, which are compared once and not
+ * searched for the newline.
+ */
 static int
 cur_read(struct cur *u, int b)
 {
 	const char *line;
-	size_t len;
+	size_t len, same;
+	int raw = !D.striphex && u->have;
 
-	while (src_line(u->s, &line, &len)) {
+	while (src_line_after(u->s, &line, &len, raw ? u->key : NULL,
+	    raw ? u->klen : 0, &same)) {
 		u->pstart = (size_t)(line - u->s->map);
 		if (src_parse(u->s, line, len, &u->pkey, &u->pklen, &u->pcnt,
-		    b) == FOLD_OK)
+		    b) != FOLD_OK)
+			continue;
+		if (!u->have)
 			return 1;
+		if (!raw) {
+			u->pcmp = fold_strcmp((struct fold_str){ u->pkey,
+			    u->pklen }, (struct fold_str){ u->key, u->klen });
+			return 1;
+		}
+		/* the keys share min(same, pklen) bytes */
+		if (same > u->pklen)
+			same = u->pklen;
+		if (same < u->pklen && same < u->klen)
+			u->pcmp = (unsigned char)u->pkey[same] <
+			    (unsigned char)u->key[same] ? -1 : 1;
+		else
+			u->pcmp = (u->pklen > u->klen) - (u->pklen < u->klen);
+		return 1;
 	}
 	return 0;
 }
@@ -350,15 +438,11 @@ cur_next(struct cur *u)
 	u->have = 1;
 	u->s->kcur = 1 - b;
 	for (;;) {
-		int c;
-
 		u->pend = cur_read(u, u->s->kcur);
 		if (!u->pend)
 			break;
-		c = fold_strcmp((struct fold_str){ u->pkey, u->pklen },
-		    (struct fold_str){ u->key, u->klen });
-		if (c != 0) {
-			if (c < 0)
+		if (u->pcmp != 0) {
+			if (u->pcmp < 0)
 				u->sorted = 0;
 			break;
 		}
