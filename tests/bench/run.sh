@@ -80,6 +80,7 @@ echo "foldkit bench: $(uname -sm), $(getconf _NPROCESSORS_ONLN) CPUs, best of $r
 for t in stackcollapse-dtrace flamegraph-svg; do
 	[ -x "$bin/$t" ] && [ -f "$top/tests/bench/$t.sh" ] && . "$top/tests/bench/$t.sh"
 done
+[ -x "$bin/folddiff" ] && . "$top/tests/bench/folddiff.sh"
 
 # The seed's Perl one-liner for leaf hotspots, for scale (100 MB).
 if command -v perl >/dev/null 2>&1; then
