@@ -113,8 +113,11 @@ src_open(struct src *s, const char *path)
 			return;
 		}
 	}
+	/* A regular file read from its start (stdin may have been read
+	 * from already: then it is read as a stream) is mapped. */
 	if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uint64_t)st.st_size <= SIZE_MAX) {
+	    (uint64_t)st.st_size <= SIZE_MAX &&
+	    lseek(s->fd, 0, SEEK_CUR) == 0) {
 		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
 		    s->fd, 0);
 		if (p != MAP_FAILED) {

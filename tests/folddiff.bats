@@ -74,6 +74,12 @@ is_sorted() {
 	[ "$output" = "$want" ]
 }
 
+@test "stdin that was read from already is read from where it stands" {
+	printf 'x 1\ny 2\n' > "$BATS_TEST_TMPDIR/in"
+	run bash -c '{ head -n 1 > /dev/null; "$0" - <(printf "y 5\n"); } < "$1"' "$BIN/folddiff" "$BATS_TEST_TMPDIR/in"
+	[ "$output" = 'y 2 5' ]
+}
+
 @test "folddiff A A: every stack once, no change" {
 	run fd "$BEFORE" "$BEFORE"
 	[ "$status" -eq 0 ]
