@@ -504,7 +504,8 @@ fold_flame_add(struct fold_flame *f, const struct fold_sample *smp)
 
 	if (!f->o.flamechart) {
 		/* The tree is built by flow() once all stacks are in. */
-		struct fold_stackrec *r = fold_stackset_add(&f->ss, stack, len);
+		struct fold_stackrec *r = fold_stackset_add(&f->ss, stack, len,
+		    smp->stable && stack == smp->stack);
 
 		if (fold_num_add(&r->count, smp->count) != 0)
 			fold_die(1, "sum of counts larger than "
