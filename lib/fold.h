@@ -205,6 +205,16 @@ int fold_num_parse(const char *s, size_t len, fold_num *out);
 void fo_num(fold_num n, int frac);
 /* Format a double with the shortest round-trip decimal into buf (>= 48 bytes). */
 size_t fold_fmt_double(char *buf, double d);
+/* v as printf("%.Nf") writes it (N = decimals, 0 to 4), into buf (size
+ * bytes, NUL-terminated); the length, as snprintf's.  Without printf for
+ * 0 <= v < 2^50 / 10^N when size >= 32. */
+size_t fold_fmt_fixed(char *buf, size_t size, double v, int decimals);
+/* v in decimal into buf (>= 20 bytes, not NUL-terminated); the length. */
+size_t fold_fmt_u64(char *buf, uint64_t v);
+/* v * scale rounded to an integer as printf rounds (to nearest, ties to
+ * even, on the exact binary value): 0 and *out for 0 <= v < 2^50 / scale,
+ * else -1. */
+int fold_scaled(double v, double scale, uint64_t *out);
 
 /* ---- folded.c: the folded-stack format (see folded(5)) ----------------- */
 
