@@ -167,6 +167,15 @@ uint32_t fold_intern(struct fold_intern *t, const char *s, size_t len,
 #define FOLD_NOID ((uint32_t)-1)
 uint32_t fold_intern_find_h(const struct fold_intern *t, const char *s,
     size_t len, uint64_t h);
+/*
+ * Hints for a batch of lookups (the frames of a stack): first
+ * fold_intern_prefetch() for each hash (the slot), then
+ * fold_intern_prefetch_str() for each (the string a slot may hold), then
+ * the lookups: their cache misses overlap instead of coming one by one.
+ * They change nothing.
+ */
+void fold_intern_prefetch(const struct fold_intern *t, uint64_t h);
+void fold_intern_prefetch_str(const struct fold_intern *t, uint64_t h);
 static inline size_t fold_intern_count(const struct fold_intern *t) { return t->n; }
 static inline struct fold_str fold_intern_str(const struct fold_intern *t, uint32_t id) { return t->strs[id]; }
 void fold_intern_free(struct fold_intern *t);
@@ -284,6 +293,7 @@ struct fold_stackids {
 	size_t prevlen, prevcap;
 	uint32_t *ids;		/* its frame ids */
 	size_t *ends;		/* end offset of each frame in prev */
+	uint64_t *hs;		/* hashes of the frames being pushed */
 	size_t n, cap;
 	size_t keep;		/* from the last diff */
 	int same;		/* the last diff found the same stack */
