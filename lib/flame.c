@@ -504,7 +504,8 @@ fold_flame_add(struct fold_flame *f, const struct fold_sample *smp)
 
 	if (!f->o.flamechart) {
 		/* The tree is built by flow() once all stacks are in. */
-		struct fold_stackrec *r = fold_stackset_add(&f->ss, stack, len);
+		struct fold_stackrec *r = fold_stackset_add(&f->ss, stack, len,
+		    smp->stable && stack == smp->stack);
 
 		if (fold_num_add(&r->count, smp->count) != 0)
 			fold_die(1, "sum of counts larger than "
@@ -703,30 +704,6 @@ build(struct fold_flame *f)
 		fold_num_add(&nd[nd[i].parent].total, nd[i].total);
 }
 
-/*
- * Fixed-point formatting as printf("%.Nf") does it (the exact binary value
- * rounded to the nearest, ties to even), without printf: v * scale is
- * computed exactly as p + e (fma gives the rounding error e), and only the
- * fraction of p, corrected by e's sign at an exact half, decides.  Returns
- * 0 and the scaled integer in *out for 0 <= v < 2^50 / scale, else -1.
- */
-static int
-scaled(double v, double scale, uint64_t *out)
-{
-	double p, e, f, frac;
-
-	if (!(v >= 0) || v * scale >= 1125899906842624.0)
-		return -1;
-	p = v * scale;
-	e = fma(v, scale, -p);
-	f = floor(p);
-	frac = p - f;
-	if (frac > 0.5 || (frac == 0.5 && (e > 0 || (e == 0 &&
-	    fmod(f, 2) == 1))))
-		f += 1;
-	*out = (uint64_t)f;
-	return 0;
-}
 
 /* Room for any double as %.2f (DBL_MAX has 309 digits). */
 #define FIXED_MAX 400
@@ -741,7 +718,7 @@ fmt_fixed(char b[FIXED_MAX], double v, int decimals, int trim)
 	uint64_t n;
 	int k, len;
 
-	if (v < 0 || scaled(v, scales[decimals], &n) != 0) {
+	if (v < 0 || fold_scaled(v, scales[decimals], &n) != 0) {
 		char t[FIXED_MAX];
 
 		len = snprintf(t, sizeof(t), "%.*f", decimals, v);
@@ -799,7 +776,7 @@ round1(double v)
 	uint64_t n;
 	char b[64];
 
-	if (scaled(v, 10, &n) == 0)
+	if (fold_scaled(v, 10, &n) == 0)
 		return (double)n / 10;
 	snprintf(b, sizeof(b), "%.1f", v);
 	return strtod(b, NULL);

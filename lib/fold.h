@@ -69,6 +69,10 @@ fold_grow(void *arrp, size_t *cap, size_t need, size_t elsize)
  *
  * A file that cannot be opened or read is reported ("prog: name: error"),
  * status becomes 1 and reading goes on with the next file.
+ *
+ * A regular file is mapped (mmap) instead of read, when it can be: its
+ * lines are then handed out from the map (mapped is 1 while they are), and
+ * stay valid until fold_in_free().
  */
 struct fold_in {
 	char **files;		/* the list; NULL means stdin only */
@@ -80,8 +84,12 @@ struct fold_in {
 	int nonl;		/* the last line returned had no '\n' */
 	int status;		/* 1 once an open or read error happened */
 	char *buf;
-	size_t cap, pos, end;	/* buf[pos..end) is unread data */
+	size_t cap, pos, end;	/* data[pos..end) is unread data */
 	int eof;		/* current file fully read */
+	const char *data;	/* buf, or the current file's map */
+	int mapped;		/* the current file is mapped */
+	struct fold_map { void *p; size_t len; } *maps;	/* unmapped at free */
+	size_t nmaps, mapcap;
 };
 
 void fold_in_init(struct fold_in *in, int nfiles, char **files);
@@ -159,6 +167,15 @@ uint32_t fold_intern(struct fold_intern *t, const char *s, size_t len,
 #define FOLD_NOID ((uint32_t)-1)
 uint32_t fold_intern_find_h(const struct fold_intern *t, const char *s,
     size_t len, uint64_t h);
+/*
+ * Hints for a batch of lookups (the frames of a stack): first
+ * fold_intern_prefetch() for each hash (the slot), then
+ * fold_intern_prefetch_str() for each (the string a slot may hold), then
+ * the lookups: their cache misses overlap instead of coming one by one.
+ * They change nothing.
+ */
+void fold_intern_prefetch(const struct fold_intern *t, uint64_t h);
+void fold_intern_prefetch_str(const struct fold_intern *t, uint64_t h);
 static inline size_t fold_intern_count(const struct fold_intern *t) { return t->n; }
 static inline struct fold_str fold_intern_str(const struct fold_intern *t, uint32_t id) { return t->strs[id]; }
 void fold_intern_free(struct fold_intern *t);
@@ -197,6 +214,16 @@ int fold_num_parse(const char *s, size_t len, fold_num *out);
 void fo_num(fold_num n, int frac);
 /* Format a double with the shortest round-trip decimal into buf (>= 48 bytes). */
 size_t fold_fmt_double(char *buf, double d);
+/* v as printf("%.Nf") writes it (N = decimals, 0 to 4), into buf (size
+ * bytes, NUL-terminated); the length, as snprintf's.  Without printf for
+ * 0 <= v < 2^50 / 10^N when size >= 32. */
+size_t fold_fmt_fixed(char *buf, size_t size, double v, int decimals);
+/* v in decimal into buf (>= 20 bytes, not NUL-terminated); the length. */
+size_t fold_fmt_u64(char *buf, uint64_t v);
+/* v * scale rounded to an integer as printf rounds (to nearest, ties to
+ * even, on the exact binary value): 0 and *out for 0 <= v < 2^50 / scale,
+ * else -1. */
+int fold_scaled(double v, double scale, uint64_t *out);
 
 /* ---- folded.c: the folded-stack format (see folded(5)) ----------------- */
 
@@ -218,6 +245,8 @@ struct fold_sample {
 	int frac;		/* count has a decimal part */
 	int diff;		/* line had two counts */
 	fold_num old;		/* the OLD count when diff */
+	int stable;		/* from fold_read(): stack stays valid until
+				   fold_reader_end() (a mapped file) */
 };
 /* Parse one line (trailing '\r' and blanks allowed).  FOLD_OK or an error. */
 int fold_parse_line(const char *line, size_t len, struct fold_sample *s);
@@ -264,6 +293,7 @@ struct fold_stackids {
 	size_t prevlen, prevcap;
 	uint32_t *ids;		/* its frame ids */
 	size_t *ends;		/* end offset of each frame in prev */
+	uint64_t *hs;		/* hashes of the frames being pushed */
 	size_t n, cap;
 	size_t keep;		/* from the last diff */
 	int same;		/* the last diff found the same stack */
@@ -837,7 +867,8 @@ int fold_frame_cmp(const char *a, size_t alen, const char *b, size_t blen);
 size_t fold_common_prefix(const char *a, const char *b, size_t n);
 
 /*
- * A stackset holds each distinct stack once (copied into its arena), with
+ * A stackset holds each distinct stack once (copied into its arena unless
+ * the caller's bytes are stable), with
  * fields for the caller's sums (zero when the stack is first added).
  * Adding is cheap while the input comes in frame order (a comparison with
  * the stack before, which is also how a repeat is found); at the first
@@ -848,7 +879,7 @@ size_t fold_common_prefix(const char *a, const char *b, size_t n);
  * Memory grows with the distinct stacks only.
  */
 struct fold_stackrec {
-	const char *s;		/* the stack, NUL after len (not in a frame) */
+	const char *s;		/* the stack */
 	size_t len;
 	fold_num count, old;	/* the caller's sums */
 	double delta;
@@ -863,9 +894,10 @@ struct fold_stackset {
 	struct fold_arena arena;
 };
 void fold_stackset_init(struct fold_stackset *ss);
-/* The record of stack s (len bytes), added if new. */
+/* The record of stack s (len bytes), added if new.  With stable, s stays
+ * valid as long as the set: it is not copied. */
 struct fold_stackrec *fold_stackset_add(struct fold_stackset *ss,
-    const char *s, size_t len);
+    const char *s, size_t len, int stable);
 void fold_stackset_sort(struct fold_stackset *ss);
 void fold_stackset_free(struct fold_stackset *ss);
 

@@ -4,23 +4,46 @@
 
 #include "fold.h"
 
+static inline size_t
+first_diff(uint64_t x, uint64_t y)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (size_t)__builtin_ctzll(x ^ y) / 8;
+#else
+	size_t k = 0;
+
+	while (((const unsigned char *)&x)[k] == ((const unsigned char *)&y)[k])
+		k++;
+	return k;
+#endif
+}
+
+static inline uint64_t
+load64(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
 size_t
 fold_common_prefix(const char *a, const char *b, size_t n)
 {
 	size_t k = 0;
-	uint64_t x, y;
 
+	/* 32 bytes a step while they agree (one branch), then 8 at a time. */
+	while (k + 32 <= n && ((load64(a + k) ^ load64(b + k)) |
+	    (load64(a + k + 8) ^ load64(b + k + 8)) |
+	    (load64(a + k + 16) ^ load64(b + k + 16)) |
+	    (load64(a + k + 24) ^ load64(b + k + 24))) == 0)
+		k += 32;
 	while (k + 8 <= n) {
-		memcpy(&x, a + k, 8);
-		memcpy(&y, b + k, 8);
-		if (x != y) {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-			return k + (size_t)__builtin_ctzll(x ^ y) / 8;
-#else
-			break;
-#endif
-		}
+		uint64_t x = load64(a + k), y = load64(b + k);
+
+		if (x != y)
+			return k + first_diff(x, y);
 		k += 8;
 	}
 	while (k < n && a[k] == b[k])
@@ -104,7 +127,7 @@ unsorted(struct fold_stackset *ss)
 }
 
 static struct fold_stackrec *
-append(struct fold_stackset *ss, const char *s, size_t len)
+append(struct fold_stackset *ss, const char *s, size_t len, int stable)
 {
 	struct fold_stackrec *r;
 	size_t ocap = ss->cap;
@@ -115,18 +138,22 @@ append(struct fold_stackset *ss, const char *s, size_t len)
 	fold_grow(&ss->recs, &ss->cap, ss->n + 1, sizeof(*ss->recs));
 	if (ss->hashes != NULL && ss->cap != ocap)
 		fold_grow(&ss->hashes, &ocap, ss->cap, sizeof(*ss->hashes));
-	copy = fold_arena_alloc(&ss->arena, len + 1);
-	memcpy(copy, s, len);
-	copy[len] = '\0';
 	r = &ss->recs[ss->n++];
 	memset(r, 0, sizeof(*r));
-	r->s = copy;
+	if (stable)
+		r->s = s;
+	else {
+		copy = fold_arena_alloc(&ss->arena, len);
+		memcpy(copy, s, len);
+		r->s = copy;
+	}
 	r->len = len;
 	return r;
 }
 
 struct fold_stackrec *
-fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len)
+fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len,
+    int stable)
 {
 	struct fold_stackrec *r;
 	uint64_t h;
@@ -135,7 +162,7 @@ fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len)
 
 	if (ss->n == 0) {
 		ss->sorted = 1;
-		return append(ss, s, len);
+		return append(ss, s, len, stable);
 	}
 	if (ss->sorted) {
 		r = &ss->recs[ss->n - 1];
@@ -143,7 +170,7 @@ fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len)
 		if (c == 0)
 			return r;
 		if (c < 0)
-			return append(ss, s, len);
+			return append(ss, s, len, stable);
 		unsorted(ss);
 	}
 	h = fold_hash(s, len);
@@ -153,7 +180,7 @@ fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len)
 		    memcmp(r->s, s, len) == 0)
 			return r;
 	}
-	r = append(ss, s, len);
+	r = append(ss, s, len, stable);
 	ss->map[j] = (uint32_t)ss->n;
 	ss->hashes[ss->n - 1] = h;
 	if (ss->n * 2 > ss->mask)
@@ -161,109 +188,88 @@ fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len)
 	return r;
 }
 
-/* ---- sorting: frame order, by 8-byte keys then the bytes ------------- */
-
-/* A byte's rank in frame order: end of stack 0, ';' 1, the others from 2
- * (9 bits). */
-static inline uint64_t
-rank(unsigned char c)
-{
-	if (c == ';')
-		return 1;
-	return c < ';' ? (uint64_t)c + 2 : (uint64_t)c + 1;
-}
-
-/* Keys hold the ranks of KEYLEN bytes: they compare as the stacks do. */
-#define KEYLEN 7
-
-static inline uint64_t
-key_at(const struct fold_stackrec *r, size_t off)
-{
-	uint64_t k = 0;
-	size_t i;
-
-	for (i = 0; i < KEYLEN; i++)
-		k = k << 9 | (off + i < r->len ?
-		    rank((unsigned char)r->s[off + i]) : 0);
-	return k;
-}
+/* ---- sorting: frame order, MSD radix ---------------------------------- */
 
 struct sortent {
-	uint64_t key;
+	const char *s;
+	size_t len;
 	uint32_t idx;
 };
 
-static const struct fold_stackrec *sortrecs;
-static size_t sortoff;
-
-static int
-entcmp(const void *pa, const void *pb)
+/* The rank of byte off in frame order: end of stack 0, ';' 1, others from
+ * 2 (0x00 is 2, 0xff is 256). */
+static inline unsigned
+rank_at(const struct sortent *e, size_t off)
 {
-	const struct sortent *a = pa, *b = pb;
-	const struct fold_stackrec *x, *y;
+	unsigned c;
 
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	x = &sortrecs[a->idx];
-	y = &sortrecs[b->idx];
-	/* Equal keys: the bytes up to sortoff + KEYLEN agree. */
-	if (x->len <= sortoff + KEYLEN || y->len <= sortoff + KEYLEN)
-		return (x->len > y->len) - (x->len < y->len);
-	return fold_frame_cmp(x->s + sortoff + KEYLEN,
-	    x->len - sortoff - KEYLEN, y->s + sortoff + KEYLEN,
-	    y->len - sortoff - KEYLEN);
-}
-
-static int
-keycmp(const void *pa, const void *pb)
-{
-	const struct sortent *a = pa, *b = pb;
-
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return (a->idx > b->idx) - (a->idx < b->idx);
+	if (off >= e->len)
+		return 0;
+	c = (unsigned char)e->s[off];
+	return c == ';' ? 1 : c < ';' ? c + 2 : c + 1;
 }
 
 /*
- * Sort e[0..n), whose stacks agree on their first off bytes: by the key at
- * off (from a contiguous array, no string touched), then each group of one
- * key at off + KEYLEN; small groups by the whole comparison.
+ * Sort e[0..n), whose stacks agree on their first off bytes (tmp: room for
+ * n): skip the bytes all of them share, deal them into buckets by the next
+ * byte's rank, and go on in each bucket; the largest bucket by a loop, the
+ * others by recursion (so the depth stays below log2 n).  Small sets by
+ * insertion.  Distinct stacks: at most one ends at a given place.
  */
 static void
-sort_from(struct sortent *e, size_t n, size_t off)
+msd(struct sortent *e, struct sortent *tmp, size_t n, size_t off)
 {
-	size_t i, j;
+	size_t cnt[258], i, j, m, c, big, bigat;
+	struct sortent t;
 
 	for (;;) {
-		for (i = 0; i < n; i++)
-			e[i].key = key_at(&sortrecs[e[i].idx], off);
-		if (n <= 16) {
-			sortoff = off;
-			qsort(e, n, sizeof(*e), entcmp);
+		if (n <= 24) {
+			for (i = 1; i < n; i++) {
+				t = e[i];
+				for (j = i; j > 0 && fold_frame_cmp(e[j - 1].s + off,
+				    e[j - 1].len - off, t.s + off,
+				    t.len - off) > 0; j--)
+					e[j] = e[j - 1];
+				e[j] = t;
+			}
 			return;
 		}
-		qsort(e, n, sizeof(*e), keycmp);
-		if (e[0].key == e[n - 1].key && (e[0].key & 0x1ff) != 0) {
-			off += KEYLEN;	/* one key: go on with the next bytes */
-			continue;
+		m = e[0].len - off;
+		for (i = 1; i < n && m > 0; i++) {
+			c = e[i].len - off < m ? e[i].len - off : m;
+			m = fold_common_prefix(e[0].s + off, e[i].s + off, c);
 		}
-		for (i = 0; i < n; i = j) {
-			for (j = i + 1; j < n && e[j].key == e[i].key; j++)
-				;
-			if (j - i == 1)
-				continue;
-			if ((e[i].key & 0x1ff) == 0)	/* ended: all equal */
-				continue;
-			sort_from(e + i, j - i, off + KEYLEN);
-		}
-		return;
+		off += m;
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[rank_at(&e[i], off) + 1]++;
+		for (i = 1; i < 258; i++)
+			cnt[i] += cnt[i - 1];
+		for (i = 0; i < n; i++)
+			tmp[cnt[rank_at(&e[i], off)]++] = e[i];
+		memcpy(e, tmp, n * sizeof(*e));
+		/* cnt[r] is now the end of bucket r. */
+		big = 0;
+		bigat = 0;
+		for (i = 1, j = cnt[0]; i < 257; j = cnt[i++])
+			if (cnt[i] - j > big) {
+				big = cnt[i] - j;
+				bigat = j;
+			}
+		for (i = 1, j = cnt[0]; i < 257; j = cnt[i++])
+			if (cnt[i] - j > 1 && j != bigat)
+				msd(e + j, tmp + j, cnt[i] - j, off + 1);
+		e += bigat;
+		tmp += bigat;
+		n = big;
+		off++;
 	}
 }
 
 void
 fold_stackset_sort(struct fold_stackset *ss)
 {
-	struct sortent *e;
+	struct sortent *e, *tmp;
 	struct fold_stackrec *out;
 	size_t k;
 
@@ -272,10 +278,14 @@ fold_stackset_sort(struct fold_stackset *ss)
 		return;
 	}
 	e = xmalloc(ss->n * sizeof(*e));
-	for (k = 0; k < ss->n; k++)
+	tmp = xmalloc(ss->n * sizeof(*tmp));
+	for (k = 0; k < ss->n; k++) {
+		e[k].s = ss->recs[k].s;
+		e[k].len = ss->recs[k].len;
 		e[k].idx = (uint32_t)k;
-	sortrecs = ss->recs;
-	sort_from(e, ss->n, 0);
+	}
+	msd(e, tmp, ss->n, 0);
+	free(tmp);
 	out = xmalloc(ss->n * sizeof(*out));
 	for (k = 0; k < ss->n; k++)
 		out[k] = ss->recs[e[k].idx];

@@ -52,15 +52,20 @@ numcell(const struct fold_table *t, int type, const union fold_cell *c,
 	case FOLD_COL_COUNT:
 		if (t->frac)
 			return fold_fmt_double(buf, fold_num_dbl(c->n));
-		return (size_t)snprintf(buf, 48, "%llu",
-		    (unsigned long long)c->n.i);
+		return fold_fmt_u64(buf, c->n.i);
 	case FOLD_COL_INT:
-		return (size_t)snprintf(buf, 48, "%llu",
-		    (unsigned long long)c->u);
+		return fold_fmt_u64(buf, c->u);
 	case FOLD_COL_PCT:
-		if (fmt == FOLD_FMT_TEXT)
+		if (fmt == FOLD_FMT_TEXT) {
+			size_t n = fold_fmt_fixed(buf, 47, c->pct, 2);
+
+			if (n < 47) {
+				buf[n] = '%';
+				return n + 1;
+			}
 			return (size_t)snprintf(buf, 48, "%.2f%%", c->pct);
-		return (size_t)snprintf(buf, 48, "%.4f", c->pct);
+		}
+		return fold_fmt_fixed(buf, 48, c->pct, 4);
 	case FOLD_COL_DELTA:
 		return fold_fmt_delta(buf, c->d.a, c->d.b, t->frac,
 		    fmt == FOLD_FMT_TEXT);
