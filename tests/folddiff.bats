@@ -144,6 +144,22 @@ is_sorted() {
 	[[ "$output" == *$'\nz 7 0'* ]]
 }
 
+@test "difffolded.pl: random sorted pairs of stacks that are prefixes of each other" {
+	need_pl
+	t=$BATS_TEST_TMPDIR
+	for seed in 1 2 3 4 5 6; do
+		for f in a b; do
+			awk -v seed="$seed$f" 'BEGIN { srand(seed); split("a b ab a;b ; 0x1f 0x2 x", w, " ")
+				for (i = 0; i < 300; i++) { s = ""; n = 1 + int(rand() * 5)
+					for (j = 0; j < n; j++) s = s (j ? ";" : "") w[1 + int(rand() * 8)]
+					print s, 1 + int(rand() * 9) } }' | sort > "$t/$f"
+		done
+		same_as_pl "$t/a" "$t/b"
+		same_as_pl -s "$t/a" "$t/b"
+		same_as_pl -n "$t/b" "$t/a"
+	done
+}
+
 @test "-n: BEFORE scaled to AFTER's total with difffolded.pl's truncation" {
 	run fd -n <(printf 'a 1\nb 2\n') <(printf 'a 5\nb 5\n')
 	[ "$output" = $'a 3 5\nb 6 5' ]	# 1*10/3 = 3.33, 2*10/3 = 6.67: truncated
