@@ -668,8 +668,10 @@ held_sorted(size_t *n)
 
 /* ---- the three ways --------------------------------------------------- */
 
-static void
-merge_files(struct src *a, struct src *b)
+/* The merge; with check, it stops (0) at a key smaller than the one
+ * before it in its file. */
+static int
+merge_files(struct src *a, struct src *b, int check)
 {
 	struct cur u, v;
 	fold_num zero = { 0, 0 };
@@ -686,6 +688,8 @@ merge_files(struct src *a, struct src *b)
 	cur_init(&u, a);
 	cur_init(&v, b);
 	while (u.have || v.have) {
+		if (check && !(u.sorted && v.sorted))
+			return 0;
 		l = 0;
 		if (!u.have)
 			c = 1;
@@ -724,6 +728,7 @@ merge_files(struct src *a, struct src *b)
 			hv = v.klcp;
 		}
 	}
+	return !check || (u.sorted && v.sorted);
 }
 
 /* The held stacks (column 1 - col) merged with sorted file s (column col). */
@@ -791,6 +796,7 @@ fold_diff_run(const char *before, const char *after,
 	struct src s[2];
 	int sorted[2] = { 0, 0 }, fr[2] = { 0, 0 }, big, k;
 	fold_num t[2] = { { 0, 0 }, { 0, 0 } };
+	int64_t ostart;
 
 	memset(&D, 0, sizeof(D));
 	memset(&O, 0, sizeof(O));
@@ -806,6 +812,25 @@ fold_diff_run(const char *before, const char *after,
 		return 1;
 	}
 	fold_intern_init(&tab);
+	/*
+	 * Two mapped files, no -n, and output that can be taken back: merge
+	 * at once, as if both were sorted; if one is not, take the output
+	 * back and start over below.
+	 */
+	if (s[0].mapped && s[1].mapped && !O.normalize && fo_seekable(&ostart)) {
+		int st0 = D.status;
+
+		set_totals(t[0], t[1], 0);
+		if (merge_files(&s[0], &s[1], 1))
+			goto done;
+		fo_rewind(ostart);
+		D.invalid = 0;
+		free(D.first_file);
+		D.first_file = NULL;
+		D.status = st0;
+		src_rewind(&s[0]);
+		src_rewind(&s[1]);
+	}
 	/* A quiet first pass over each mapped file: sorted?  If so, it also
 	 * gave the file's total (for -n). */
 	for (k = 0; k < 2; k++)
@@ -817,7 +842,7 @@ fold_diff_run(const char *before, const char *after,
 		}
 	if (sorted[0] && sorted[1]) {
 		set_totals(t[0], t[1], fr[0] | fr[1]);
-		merge_files(&s[0], &s[1]);
+		merge_files(&s[0], &s[1], 0);
 	} else if (sorted[0] || sorted[1]) {
 		/* hold the other one, stream the sorted one */
 		big = sorted[1];
@@ -832,6 +857,7 @@ fold_diff_run(const char *before, const char *after,
 		set_totals(s[0].total, s[1].total, s[0].frac | s[1].frac);
 		print_held();
 	}
+done:
 	if (D.invalid > 0)
 		fold_warn("%s:%llu: %s (%llu invalid line%s skipped)",
 		    D.first_file, D.first_line, fold_errstr(D.first_err),

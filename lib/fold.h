@@ -842,6 +842,16 @@ const char *fold_kv_key(const char *a, const char *b);
  * through (mapped, unmapped behind the reader); the distinct stacks of an
  * input that is not (a pipe, or unsorted) are held.  Returns the exit status.
  */
+/*
+ * Output that may be taken back (out.c): fo_seekable() is 1 if stdout is a
+ * regular file (*start: where this output begins) or /dev/null (*start
+ * -1); fo_rewind(start) then drops what is buffered and truncates the file
+ * back to start.  folddiff merges sorted inputs in one pass when it can
+ * take its output back, should an input turn out unsorted.
+ */
+int fo_seekable(int64_t *start);
+void fo_rewind(int64_t start);
+
 struct fold_diff_opts {
 	int normalize, striphex, strict;
 };

@@ -80,6 +80,29 @@ is_sorted() {
 	[ "$output" = 'y 2 5' ]
 }
 
+@test "output to a file: an input found unsorted late is merged again, the file rewritten" {
+	t=$BATS_TEST_TMPDIR
+	# 30000 sorted lines (more output than one buffer), then one out of order
+	awk 'BEGIN { for (i = 0; i < 30000; i++) printf "m;f%06d %d\n", i, i % 7 + 1; print "a;late 5" }' > "$t/a"
+	awk 'BEGIN { for (i = 0; i < 30000; i += 2) printf "m;f%06d 3\n", i }' > "$t/b"
+	fd "$t/a" "$t/b" | cat > "$t/want"	# through a pipe: checked first
+	[ "$(head -1 "$t/want")" = "a;late 5 0" ]
+	[ "$(wc -l < "$t/want")" -eq 30001 ]
+	fd "$t/a" "$t/b" > "$t/out"
+	cmp "$t/want" "$t/out"
+	printf 'kept\n' > "$t/app"
+	fd "$t/a" "$t/b" >> "$t/app"
+	cmp <(printf 'kept\n'; cat "$t/want") "$t/app"
+	fd "$t/b" "$t/a" > "$t/out2"
+	[ "$(sed -n 1p "$t/out2")" = "a;late 0 5" ]
+	# a bad line in the first, taken-back pass is reported once
+	printf 'x 1\nbad\nw 2\n' > "$t/c"
+	run --separate-stderr bash -c '"$0" "$1" "$2" > "$3"' "$BIN/folddiff" "$t/c" "$t/b" "$t/out3"
+	[ "$stderr" = "folddiff: $t/c:2: no count at the end of the line (1 invalid line skipped)" ]
+	[ "$(head -1 "$t/out3")" = "m;f000000 0 3" ]
+	[ "$(tail -1 "$t/out3")" = "x 1 0" ]
+}
+
 @test "folddiff A A: every stack once, no change" {
 	run fd "$BEFORE" "$BEFORE"
 	[ "$status" -eq 0 ]
