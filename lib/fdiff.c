@@ -353,7 +353,21 @@ src_parse(struct src *s, const char *line, size_t len, const char **key,
 		}
 		return FOLD_OK;
 	}
+	if (end - k <= 19) {	/* a plain integer, the usual case */
+		uint64_t v = 0;
+		size_t j;
+
+		for (j = k; j < end && line[j] >= '0' && line[j] <= '9'; j++)
+			v = v * 10 + (uint64_t)(line[j] - '0');
+		if (j == end && j > k) {
+			c->i = v;
+			c->f = 0;
+			err = FOLD_OK;
+			goto parsed;
+		}
+	}
 	err = fold_num_parse(line + k, end - k, c);
+parsed:
 	if (err == FOLD_OK && k == 0)
 		err = FOLD_EEMPTY;
 	if (err == FOLD_OK) {
