@@ -32,6 +32,11 @@ bestof() {
 	echo "$b"
 }
 
+# bestcpu CMD...: the least user+system CPU time of $runs runs.
+bestcpu() {
+	RUNSTAT_CPU=1 bestof "$@"
+}
+
 dpl=
 for c in "${DIFFFOLDED:-}" "${FLAMEGRAPH_PL:+$FLAMEGRAPH_PL/difffolded.pl}" \
     "$top/../shared/peers/flamegraph-pl/difffolded.pl" \
@@ -49,6 +54,16 @@ if command -v perl >/dev/null 2>&1 && [ -n "$dpl" ]; then
 	tp=$(bestof perl "$dpl" "$dbefore" "$dafter")
 	awk -v f="$tf" -v p="$tp" 'BEGIN { printf "%-22s %-34s %8.3f s vs difffolded.pl %.3f s: %.1fx\n",
 		"folddiff vs peer", "2 x 100k stacks (each once, sorted)", f, p, p / f }'
+	tf=$(bestcpu "$bin/folddiff" "$dbefore" "$dafter")
+	tp=$(bestcpu perl "$dpl" "$dbefore" "$dafter")
+	awk -v f="$tf" -v p="$tp" 'BEGIN { printf "%-22s %-34s %8.3f s vs difffolded.pl %.3f s: %.1fx\n",
+		"folddiff vs peer, CPU", "2 x 100k stacks (each once, sorted)", f, p, p / f }'
+	# through a pipe the output cannot be taken back: the order is
+	# checked first, a second pass
+	tf=$(bestcpu sh -c '"$0" "$1" "$2" | cat > /dev/null' "$bin/folddiff" "$dbefore" "$dafter")
+	tp=$(bestcpu sh -c 'perl "$0" "$1" "$2" | cat > /dev/null' "$dpl" "$dbefore" "$dafter")
+	awk -v f="$tf" -v p="$tp" 'BEGIN { printf "%-22s %-34s %8.3f s vs difffolded.pl %.3f s: %.1fx\n",
+		"folddiff | cat, CPU", "2 x 100k stacks (each once, sorted)", f, p, p / f }'
 else
 	printf '%-22s %-34s peer not installed (perl and difffolded.pl)\n' "folddiff vs peer" "2 x 100k stacks"
 fi
