@@ -174,6 +174,12 @@ uint32_t fold_intern_find_h(const struct fold_intern *t, const char *s,
  * the lookups: their cache misses overlap instead of coming one by one.
  * They change nothing.
  */
+/* A hint that *p will be read soon (no effect where not supported). */
+#if defined(__GNUC__) || defined(__clang__)
+#define fold_prefetch(p) __builtin_prefetch(p)
+#else
+#define fold_prefetch(p) ((void)(p))
+#endif
 void fold_intern_prefetch(const struct fold_intern *t, uint64_t h);
 void fold_intern_prefetch_str(const struct fold_intern *t, uint64_t h);
 static inline size_t fold_intern_count(const struct fold_intern *t) { return t->n; }
