@@ -762,6 +762,8 @@ size_t fold_common_prefix(const char *a, const char *b, size_t n);
 struct fold_stackrec {
 	const char *s;		/* the stack */
 	size_t len;
+	size_t lcp;		/* after fold_stackset_sort(): bytes shared
+				   with the record before (0 for the first) */
 	fold_num count, old;	/* the caller's sums */
 	double delta;
 };
