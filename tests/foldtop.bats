@@ -360,3 +360,18 @@ ft() { "$BIN/foldtop" "$@"; }
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,4,6 | tr '\t\n' ': ')" = "8:31:a 2:23:b 17:21:c 4:4:d " ]
 }
+
+@test "a file (mapped) and the same bytes through a pipe give the same table, last line without a newline too" {
+	printf 'a;b 3\nc;d 2\r\na;b;e 1\n\na;x 7' > "$BATS_TEST_TMPDIR/m.folded"
+	run "$BIN/foldtop" "$BATS_TEST_TMPDIR/m.folded" "$BATS_TEST_TMPDIR/m.folded"
+	[ "$status" -eq 0 ]
+	ref=$output
+	[[ "$ref" == *' 14  '*'x'* ]]
+	run sh -c '{ cat "$1"; echo; cat "$1"; } | "$2/foldtop"' sh "$BATS_TEST_TMPDIR/m.folded" "$BIN"
+	[ "$output" = "$ref" ]
+	run sh -c 'cat "$1" | "$2/foldtop"' sh "$BATS_TEST_TMPDIR/m.folded" "$BIN"
+	[ "$output" = "$("$BIN/foldtop" "$BATS_TEST_TMPDIR/m.folded")" ]
+	: > "$BATS_TEST_TMPDIR/empty.folded"
+	run "$BIN/foldtop" "$BATS_TEST_TMPDIR/empty.folded" "$BATS_TEST_TMPDIR/m.folded"
+	[ "$status" -eq 0 ]
+}
