@@ -306,6 +306,8 @@ main(int argc, char **argv)
 		ids = fold_stackids_push(&sids, s.stack, s.stacklen, &nids);
 		fold_grow(&fns, &fcap, fold_intern_count(&names), sizeof(*fns));
 		fold_grow(&stk, &stkcap, nids, sizeof(*stk));
+		for (k = keep; k < nids; k++)
+			fold_prefetch(&fns[ids[k]]);
 		for (k = keep; k < nids; k++) {
 			struct fn *fp = &fns[ids[k]];
 			struct pos *ps = &stk[k];

@@ -629,8 +629,7 @@ flow(struct fold_flame *f, double minw)
 		/* op[1..nopen] are prev's frames: keep those r shares. */
 		k = 0;
 		if (prev != NULL) {
-			l = fold_common_prefix(prev->s, r->s, prev->len < r->len ?
-			    prev->len : r->len);
+			l = r->lcp;
 			while (k < nopen && op[k + 1].end < l)
 				k++;
 			if (k < nopen && op[k + 1].end == l &&

@@ -174,6 +174,12 @@ uint32_t fold_intern_find_h(const struct fold_intern *t, const char *s,
  * the lookups: their cache misses overlap instead of coming one by one.
  * They change nothing.
  */
+/* A hint that *p will be read soon (no effect where not supported). */
+#if defined(__GNUC__) || defined(__clang__)
+#define fold_prefetch(p) __builtin_prefetch(p)
+#else
+#define fold_prefetch(p) ((void)(p))
+#endif
 void fold_intern_prefetch(const struct fold_intern *t, uint64_t h);
 void fold_intern_prefetch_str(const struct fold_intern *t, uint64_t h);
 static inline size_t fold_intern_count(const struct fold_intern *t) { return t->n; }
@@ -891,6 +897,8 @@ size_t fold_common_prefix(const char *a, const char *b, size_t n);
 struct fold_stackrec {
 	const char *s;		/* the stack */
 	size_t len;
+	size_t lcp;		/* after fold_stackset_sort(): bytes shared
+				   with the record before (0 for the first) */
 	fold_num count, old;	/* the caller's sums */
 	double delta;
 };

@@ -97,16 +97,10 @@ fold_intern_h(struct fold_intern *t, const char *s, size_t len, uint64_t h,
 	return id;
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
-
 void
 fold_intern_prefetch(const struct fold_intern *t, uint64_t h)
 {
-	PREFETCH(&t->slots[h & t->mask]);
+	fold_prefetch(&t->slots[h & t->mask]);
 }
 
 void
@@ -115,7 +109,7 @@ fold_intern_prefetch_str(const struct fold_intern *t, uint64_t h)
 	const struct fold_slot *sl = &t->slots[h & t->mask];
 
 	if (sl->s != NULL && sl->h == h)
-		PREFETCH(sl->s - sizeof(struct hdr));
+		fold_prefetch(sl->s - sizeof(struct hdr));
 }
 
 uint32_t

@@ -71,14 +71,25 @@ frame_order_at(const char *a, size_t alen, const char *b, size_t blen,
 	return ca < cb ? -1 : 1;
 }
 
-int
-fold_frame_cmp(const char *a, size_t alen, const char *b, size_t blen)
+/* fold_frame_cmp(), with the common prefix's length in *lcp. */
+static int
+frame_cmp_lcp(const char *a, size_t alen, const char *b, size_t blen,
+    size_t *lcp)
 {
 	size_t l = fold_common_prefix(a, b, alen < blen ? alen : blen);
 
+	*lcp = l;
 	if (l == alen && l == blen)
 		return 0;
 	return frame_order_at(a, alen, b, blen, l);
+}
+
+int
+fold_frame_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t l;
+
+	return frame_cmp_lcp(a, alen, b, blen, &l);
 }
 
 void
@@ -114,10 +125,10 @@ map_grow(struct fold_stackset *ss)
 static void
 unsorted(struct fold_stackset *ss)
 {
-	size_t k, hcap = 0;
+	size_t k;
 
 	ss->sorted = 0;
-	fold_grow(&ss->hashes, &hcap, ss->cap, sizeof(*ss->hashes));
+	ss->hashes = xmalloc(ss->cap * sizeof(*ss->hashes));
 	for (k = 0; k < ss->n; k++)
 		ss->hashes[k] = fold_hash(ss->recs[k].s, ss->recs[k].len);
 	while (ss->n * 2 > ss->mask)
@@ -130,14 +141,19 @@ static struct fold_stackrec *
 append(struct fold_stackset *ss, const char *s, size_t len, int stable)
 {
 	struct fold_stackrec *r;
-	size_t ocap = ss->cap;
 	char *copy;
 
 	if (ss->n >= 0xfffffffeU)
 		fold_die(1, "too many distinct stacks");
-	fold_grow(&ss->recs, &ss->cap, ss->n + 1, sizeof(*ss->recs));
-	if (ss->hashes != NULL && ss->cap != ocap)
-		fold_grow(&ss->hashes, &ocap, ss->cap, sizeof(*ss->hashes));
+	if (ss->n == ss->cap) {	/* records are set whole: not zeroed */
+		if (ss->cap > (size_t)-1 / 4 / sizeof(*ss->recs))
+			fold_die(1, "out of memory");
+		ss->cap = ss->cap ? ss->cap * 2 : 1024;
+		ss->recs = xrealloc(ss->recs, ss->cap * sizeof(*ss->recs));
+		if (ss->hashes != NULL)
+			ss->hashes = xrealloc(ss->hashes,
+			    ss->cap * sizeof(*ss->hashes));
+	}
 	r = &ss->recs[ss->n++];
 	memset(r, 0, sizeof(*r));
 	if (stable)
@@ -157,7 +173,7 @@ fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len,
 {
 	struct fold_stackrec *r;
 	uint64_t h;
-	size_t j;
+	size_t j, l;
 	int c;
 
 	if (ss->n == 0) {
@@ -166,11 +182,14 @@ fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len,
 	}
 	if (ss->sorted) {
 		r = &ss->recs[ss->n - 1];
-		c = fold_frame_cmp(r->s, r->len, s, len);
+		c = frame_cmp_lcp(r->s, r->len, s, len, &l);
 		if (c == 0)
 			return r;
-		if (c < 0)
-			return append(ss, s, len, stable);
+		if (c < 0) {
+			r = append(ss, s, len, stable);
+			r->lcp = l;
+			return r;
+		}
 		unsorted(ss);
 	}
 	h = fold_hash(s, len);
@@ -289,6 +308,10 @@ fold_stackset_sort(struct fold_stackset *ss)
 	out = xmalloc(ss->n * sizeof(*out));
 	for (k = 0; k < ss->n; k++)
 		out[k] = ss->recs[e[k].idx];
+	for (k = 1; k < ss->n; k++)
+		out[k].lcp = fold_common_prefix(out[k - 1].s, out[k].s,
+		    out[k - 1].len < out[k].len ? out[k - 1].len : out[k].len);
+	out[0].lcp = 0;
 	free(ss->recs);
 	free(e);
 	ss->recs = out;

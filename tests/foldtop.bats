@@ -458,3 +458,18 @@ diff_by_awk() {
 	run ft --format tsv --no-header -r < <(printf 'm;a 1\nm;b 2\n')
 	[ "$(printf '%s\n' "${lines[@]}" | cut -f6 | tr '\n' ' ')" = "m a b " ]
 }
+
+@test "a file (mapped) and the same bytes through a pipe give the same table, last line without a newline too" {
+	printf 'a;b 3\nc;d 2\r\na;b;e 1\n\na;x 7' > "$BATS_TEST_TMPDIR/m.folded"
+	run "$BIN/foldtop" "$BATS_TEST_TMPDIR/m.folded" "$BATS_TEST_TMPDIR/m.folded"
+	[ "$status" -eq 0 ]
+	ref=$output
+	[[ "$ref" == *' 14  '*'x'* ]]
+	run sh -c '{ cat "$1"; echo; cat "$1"; } | "$2/foldtop"' sh "$BATS_TEST_TMPDIR/m.folded" "$BIN"
+	[ "$output" = "$ref" ]
+	run sh -c 'cat "$1" | "$2/foldtop"' sh "$BATS_TEST_TMPDIR/m.folded" "$BIN"
+	[ "$output" = "$("$BIN/foldtop" "$BATS_TEST_TMPDIR/m.folded")" ]
+	: > "$BATS_TEST_TMPDIR/empty.folded"
+	run "$BIN/foldtop" "$BATS_TEST_TMPDIR/empty.folded" "$BATS_TEST_TMPDIR/m.folded"
+	[ "$status" -eq 0 ]
+}

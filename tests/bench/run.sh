@@ -51,8 +51,12 @@ best() {
 		printf "%8.0f MB/s  %7.1f MB RSS  (%.0f MB in %.3f s)", by / 1e6 / t, kb / 1024, by / 1e6, t }'
 }
 
+# Rows are labelled with the input's shape: R is 100k distinct stacks
+# repeated up to $mb MB (or a capture repeated), D the deep stacks of
+# flamegraph-svg.sh; T and L, each stack once, are in shapes.sh.
+rowshape=R
 row() {
-	printf '%-22s %-34s ' "$1" "$2"
+	printf '%-5s %-22s %-34s ' "$rowshape" "$1" "$2"
 	shift 2
 	best "$@"
 	echo
@@ -82,6 +86,8 @@ for t in stackcollapse-dtrace flamegraph-svg; do
 done
 [ -x "$bin/folddiff" ] && . "$top/tests/bench/folddiff.sh"
 
+. "$top/tests/bench/shapes.sh"
+
 # The seed's Perl one-liner for leaf hotspots, for scale (100 MB).
 if command -v perl >/dev/null 2>&1; then
 	head -c 100000000 "$folded" > perl-in.txt
@@ -91,7 +97,7 @@ if command -v perl >/dev/null 2>&1; then
 		for (sort { $total{$b} <=> $total{$a} } keys %total) {
 		printf "%12d  %s\n", $total{$_}, $_; } }' perl-in.txt > /dev/null
 	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%-22s %-34s %8.0f MB/s  (100 MB in %.3f s)\n",
-		"perl one-liner (seed)", "folded, 5k names, leaf only", 100 / (b - a), b - a }'
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%-5s %-22s %-34s %8.0f MB/s  (100 MB in %.3f s)\n",
+		"R", "perl one-liner (seed)", "folded, 5k names, leaf only", 100 / (b - a), b - a }'
 	rm -f perl-in.txt
 fi
