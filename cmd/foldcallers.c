@@ -6,10 +6,10 @@
 #include "fold.h"
 
 static const char usage[] =
-    "foldcallers [-Fr] [-c RE] [--callees] [--depth N] [--focus RE]\n"
+    "foldcallers [-F] [-c RE] [--callees] [--depth N] [--focus RE]\n"
     "               [--folded] [--format text|tsv|csv|json] [--ignore RE]\n"
     "               [--innermost] [--min-percent P] [-n N] [--no-header]\n"
-    "               [--sort count|delta] [--strict] PATTERN [file ...]\n";
+    "               [-r] [--sort count|delta] [--strict] PATTERN [file ...]\n";
 
 static const char help[] =
     "For the samples with a frame matching PATTERN (the outermost one), count\n"

@@ -6,9 +6,9 @@
 #include "fold.h"
 
 static const char usage[] =
-    "foldmodules [-Fr] [--by root|leaf|inclusive] [--focus RE]\n"
+    "foldmodules [-F] [--by root|leaf|inclusive] [--focus RE]\n"
     "               [--format text|tsv|csv|json] [--ignore RE]\n"
-    "               [--min-percent P] [-n N] [--no-header] [-p RE]\n"
+    "               [--min-percent P] [-n N] [--no-header] [-p RE] [-r]\n"
     "               [--preset rust|cpp|java|go|kernel|dso]\n"
     "               [--sort count|delta] [--strict] [--top-functions N]\n"
     "               [file ...]\n";

@@ -6,7 +6,7 @@
 #include "fold.h"
 
 static const char usage[] =
-    "foldtop [-Fr] [-n N] [--focus RE] [--format text|tsv|csv|json]\n"
+    "foldtop [-F] [-n N] [-r] [--focus RE] [--format text|tsv|csv|json]\n"
     "               [--ignore RE] [--min-percent P] [--no-header]\n"
     "               [--percent-of total|shown]\n"
     "               [--sort self|total|name|delta|delta-total]\n"

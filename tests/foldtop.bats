@@ -306,7 +306,7 @@ ft() { "$BIN/foldtop" "$@"; }
 @test "--help prints the usage and exits 0; --version" {
 	run ft --help
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "usage: foldtop [-Fr] [-n N] [--focus RE]"* ]]
+	[[ "${lines[0]}" == "usage: foldtop [-F] [-n N] [-r] [--focus RE]"* ]]
 	run ft -h
 	[ "$status" -eq 0 ]
 	run ft --version
