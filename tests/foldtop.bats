@@ -364,6 +364,13 @@ ft() { "$BIN/foldtop" "$@"; }
 	vg "$BIN/foldcallers" -c minieth keccak "$f" > /dev/null
 	vg "$BIN/foldmodules" --preset rust --top-functions 2 "$f" > /dev/null
 	vg "$BIN/foldstats" "$f" > /dev/null
+	if [ -x "$BIN/folddiff" ]; then
+		vg "$BIN/folddiff" -n "$f" "$f" > "$BATS_TEST_TMPDIR/vg.diff"
+		vg "$BIN/folddiff" -s - "$f" < "$f" > /dev/null
+		vg "$BIN/foldtop" "$BATS_TEST_TMPDIR/vg.diff" > /dev/null
+		vg "$BIN/foldcallers" --depth 2 keccak "$BATS_TEST_TMPDIR/vg.diff" > /dev/null
+		vg "$BIN/foldmodules" --preset rust --top-functions 2 "$BATS_TEST_TMPDIR/vg.diff" > /dev/null
+	fi
 	[ ! -x "$BIN/flamegraph-svg" ] || vg "$BIN/flamegraph-svg" "$f" > /dev/null
 	[ ! -x "$BIN/stackcollapse-dtrace" ] ||
 		vg "$BIN/stackcollapse-dtrace" "$DATA/dtrace/kernel-user.txt" > /dev/null
