@@ -8,8 +8,11 @@
  * The output is the union of the stacks in byte order.
  *
  * Three ways to get there, by what the inputs allow:
- *  - both are regular files whose stacks are sorted (checked by a first,
- *    quiet pass): a merge of the two, nothing held in memory;
+ *  - both are regular files whose stacks are sorted: a merge of the two,
+ *    nothing held in memory.  The order is checked by a first, quiet pass,
+ *    or, when the output can be taken back (a regular file, /dev/null)
+ *    and -n needs no totals first, during the merge itself: an input
+ *    found unsorted takes the output back and the merge starts over;
  *  - one is a sorted regular file: the other's distinct stacks are held in
  *    a table, the sorted file is merged with them as it is read;
  *  - else the distinct stacks of both are held, sorted at the end.
