@@ -44,6 +44,7 @@ for c in "${DIFFFOLDED:-}" "${FLAMEGRAPH_PL:+$FLAMEGRAPH_PL/difffolded.pl}" \
 	[ -n "$c" ] && [ -f "$c" ] && { dpl=$c; break; }
 done
 # (MB/s of both files together: row reads the size of its input argument)
+rowshape=T
 cat "$dbefore" "$dafter" > diff-both.txt
 row folddiff "2 x 100k stacks (each once, sorted)" folddiff diff-both.txt "$dbefore" "$dafter"
 row "folddiff -n" "2 x 100k stacks (each once, sorted)" folddiff diff-both.txt -n "$dbefore" "$dafter"
@@ -52,19 +53,19 @@ row folddiff "2 x 100k, AFTER unsorted (held)" folddiff diff-both.txt "$dbefore"
 if command -v perl >/dev/null 2>&1 && [ -n "$dpl" ]; then
 	tf=$(bestof "$bin/folddiff" "$dbefore" "$dafter")
 	tp=$(bestof perl "$dpl" "$dbefore" "$dafter")
-	awk -v f="$tf" -v p="$tp" 'BEGIN { printf "%-22s %-34s %8.3f s vs difffolded.pl %.3f s: %.1fx\n",
+	awk -v f="$tf" -v p="$tp" 'BEGIN { printf "%-5s %-22s %-34s %8.3f s vs difffolded.pl %.3f s: %.1fx\n", "T",
 		"folddiff vs peer", "2 x 100k stacks (each once, sorted)", f, p, p / f }'
 	tf=$(bestcpu "$bin/folddiff" "$dbefore" "$dafter")
 	tp=$(bestcpu perl "$dpl" "$dbefore" "$dafter")
-	awk -v f="$tf" -v p="$tp" 'BEGIN { printf "%-22s %-34s %8.3f s vs difffolded.pl %.3f s: %.1fx\n",
+	awk -v f="$tf" -v p="$tp" 'BEGIN { printf "%-5s %-22s %-34s %8.3f s vs difffolded.pl %.3f s: %.1fx\n", "T",
 		"folddiff vs peer, CPU", "2 x 100k stacks (each once, sorted)", f, p, p / f }'
 	# through a pipe the output cannot be taken back: the order is
 	# checked first, a second pass
 	tf=$(bestcpu sh -c '"$0" "$1" "$2" | cat > /dev/null' "$bin/folddiff" "$dbefore" "$dafter")
 	tp=$(bestcpu sh -c 'perl "$0" "$1" "$2" | cat > /dev/null' "$dpl" "$dbefore" "$dafter")
-	awk -v f="$tf" -v p="$tp" 'BEGIN { printf "%-22s %-34s %8.3f s vs difffolded.pl %.3f s: %.1fx\n",
+	awk -v f="$tf" -v p="$tp" 'BEGIN { printf "%-5s %-22s %-34s %8.3f s vs difffolded.pl %.3f s: %.1fx\n", "T",
 		"folddiff | cat, CPU", "2 x 100k stacks (each once, sorted)", f, p, p / f }'
 else
-	printf '%-22s %-34s peer not installed (perl and difffolded.pl)\n' "folddiff vs peer" "2 x 100k stacks"
+	printf '%-5s %-22s %-34s peer not installed (perl and difffolded.pl)\n' T "folddiff vs peer" "2 x 100k stacks"
 fi
 rm -f diff-after-unsorted.txt diff-both.txt
