@@ -54,7 +54,12 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 
 # Helpers the tests use (no python or jq needed).
-TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes
+TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes \
+	$(BUILD)/test/demangle
+# Drivers over the library (the demangler's tests and bench).
+$(BUILD)/test/demangle: tests/tools/demangle.c $(BUILD)/libfold.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 $(BUILD)/test/%: tests/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
@@ -83,7 +88,7 @@ check: test
 demo: all
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin sh examples/demo.sh
 
-bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat
+bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat $(BUILD)/test/demangle
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin BENCH=$(CURDIR)/$(BUILD)/bench \
 		sh tests/bench/run.sh
 
@@ -96,7 +101,7 @@ $(BUILD)/bench/%: tests/bench/%.c
 # the inputs that once failed (tests/fuzz/regress/NAME).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZERS = folded regex perf dtrace svg
+FUZZERS = folded regex perf dtrace svg demangle demangle_rust
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 

@@ -6,7 +6,7 @@
 #include "fold.h"
 
 static const char usage[] =
-    "stackcollapse-perf [-q] [--addrs] [--all] [--context]\n"
+    "stackcollapse-perf [-q] [--addrs] [--all] [--context] [--demangle]\n"
     "               [--event-filter EVENT] [--inline] [--jit] [--kernel]\n"
     "               [--pid] [--samples] [--skip-after FUNC] [--srcline]\n"
     "               [--strict] [--tid] [file ...]\n";
@@ -21,6 +21,8 @@ static const char help[] =
     "      --jit               annotate JIT frames (/tmp/perf-N.map) with _[j]\n"
     "      --all               --kernel and --jit\n"
     "      --addrs             [module <addr>] for unknown symbols\n"
+    "      --demangle          demangle C++ and Rust names (perf script\n"
+    "                          --no-demangle) as perf script prints them\n"
     "      --event-filter EVENT\n"
     "                          keep samples of EVENT only (default: the\n"
     "                          first event seen)\n"
@@ -38,7 +40,7 @@ static const char help[] =
 enum {
 	OPT_PID = FOLD_OPT_TOOL, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
 	OPT_ADDRS, OPT_EVENT, OPT_INLINE, OPT_CONTEXT, OPT_SRCLINE, OPT_SKIP,
-	OPT_SAMPLES, OPT_STRICT, OPT_VERSION
+	OPT_SAMPLES, OPT_STRICT, OPT_DEMANGLE, OPT_VERSION
 };
 
 static const struct option longopts[] = {
@@ -48,6 +50,7 @@ static const struct option longopts[] = {
 	{ "jit", 0, NULL, OPT_JIT },
 	{ "all", 0, NULL, OPT_ALL },
 	{ "addrs", 0, NULL, OPT_ADDRS },
+	{ "demangle", 0, NULL, OPT_DEMANGLE },
 	{ "event-filter", 1, NULL, OPT_EVENT },
 	{ "inline", 0, NULL, OPT_INLINE },
 	{ "context", 0, NULL, OPT_CONTEXT },
@@ -73,6 +76,9 @@ main(int argc, char **argv)
 		switch (c) {
 		case OPT_PID:
 			o.flags |= FOLD_PERF_PID;
+			break;
+		case OPT_DEMANGLE:
+			o.flags |= FOLD_PERF_DEMANGLE;
 			break;
 		case OPT_TID:
 			o.flags |= FOLD_PERF_TID;

@@ -590,6 +590,20 @@ frame_names(struct fold_perf *p, const struct frame *f, int java, int *unknown)
 			}
 			tput(st, &k, "]", 1);
 			isunk = 1;
+		} else if ((st->flags & FOLD_PERF_DEMANGLE) && pl > 2 &&
+		    pc[0] == '_' && (pc[1] == 'Z' || pc[1] == 'R' ||
+		    pc[1] == 'G')) {
+			/* as perf script prints names: c++filt -p, and a PLT
+			 * entry's name demangled before its "@plt" */
+			size_t ml = pl;
+			if (ml > 4 && memcmp(pc + ml - 4, "@plt", 4) == 0)
+				ml -= 4;
+			fold_grow(&st->tmp, &st->tmpcap, FOLD_DM_MAXOUT + 5, 1);
+			k = fold_demangle(pc, ml, st->tmp, FOLD_DM_MAXOUT, 0);
+			if (k == 0)
+				tput(st, &k, pc, pl);
+			else if (ml < pl)
+				tput(st, &k, "@plt", 4);
 		} else
 			tput(st, &k, pc, pl);
 		/* tidy: ';' to ':', cut the arguments, drop quotes */

@@ -88,6 +88,9 @@ done
 
 . "$top/tests/bench/shapes.sh"
 
+. "$top/tests/bench/demangle-rust.sh"
+. "$top/tests/bench/demangle.sh"
+
 # The seed's Perl one-liner for leaf hotspots, for scale (100 MB).
 if command -v perl >/dev/null 2>&1; then
 	head -c 100000000 "$folded" > perl-in.txt
