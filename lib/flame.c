@@ -615,7 +615,7 @@ flow(struct fold_flame *f, double minw)
 	uint32_t nid;
 	int chain = f->o.palette == FOLD_PAL_CHAIN;
 
-	fold_stackset_sort(ss);
+	fold_stackset_sort(ss, minw);
 	f->nnodes = 1;		/* the root */
 	memset(&f->nodes[0].self, 0, sizeof(f->nodes[0].self));
 	f->nodes[0].total = f->nodes[0].self;
@@ -648,6 +648,18 @@ flow(struct fold_flame *f, double minw)
 			continue;
 		}
 		start = k > 0 ? op[k].end + 1 : 0;
+		if (start > r->len) {
+			/* All its frames are open: a stack after its children,
+			 * in a run too narrow to be sorted (fold_stackset_sort):
+			 * its box is narrower than minw. */
+			n = &f->nodes[op[k].node];
+			fold_num_add(&n->self, r->count);
+			fold_num_add(&n->total, r->count);
+			n->delta += r->delta;
+			op[k].mid += fold_num_dbl(r->count);
+			prev = r;
+			continue;
+		}
 		for (;;) {
 			semi = memchr(r->s + start, ';', r->len - start);
 			flen = semi ? (size_t)(semi - r->s) - start : r->len - start;
