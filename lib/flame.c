@@ -356,6 +356,13 @@ struct fold_flame {
 	struct node *nodes;
 	size_t nnodes, ncap;
 	uint32_t *path;		/* nodes of the previous stack */
+	struct pend {		/* flow(): boxes kept, names not yet interned */
+		uint32_t node;
+		const char *s;
+		size_t len;
+		uint64_t h;
+	} *pend;
+	size_t npend, pendcap;
 	size_t pathcap;
 	double time;		/* flamechart clock */
 	int any;		/* a sample was added */
@@ -390,8 +397,12 @@ newnode(struct fold_flame *f, uint32_t parent, uint32_t name)
 
 	if (f->nnodes >= NONE - 1)
 		fold_die(1, "too many frames");
-	fold_grow(&f->nodes, &f->ncap, f->nnodes + 1, sizeof(*f->nodes));
+	if (f->nnodes == f->ncap) {	/* set whole below: not zeroed */
+		f->ncap = f->ncap ? f->ncap * 2 : 1024;
+		f->nodes = xrealloc(f->nodes, f->ncap * sizeof(*f->nodes));
+	}
 	n = &f->nodes[f->nnodes];
+	memset(n, 0, sizeof(*n));
 	n->parent = parent;
 	n->name = name;
 	n->child = n->next = NONE;
@@ -548,6 +559,7 @@ fold_flame_free(struct fold_flame *f)
 	fold_stackset_free(&f->ss);
 	free(f->nodes);
 	free(f->path);
+	free(f->pend);
 	free(f->buf);
 	free(f->colors);
 	free(f);
@@ -599,8 +611,32 @@ flow_close(struct fold_flame *f, struct open *op, size_t k, double minw)
 		memcpy(f->buf, op[k].name, op[k].len);
 		memcpy(f->buf + op[k].len, "_[w]", 4);
 		n->name = fold_intern(&f->names, f->buf, op[k].len + 4, NULL);
-	} else if (k > 0)
-		n->name = fold_intern(&f->names, op[k].name, op[k].len, NULL);
+	} else if (k > 0) {
+		fold_grow(&f->pend, &f->pendcap, f->npend + 1, sizeof(*f->pend));
+		f->pend[f->npend].node = op[k].node;
+		f->pend[f->npend].s = op[k].name;
+		f->pend[f->npend++].len = op[k].len;
+	}
+}
+
+/* The names of the boxes kept since the last call, interned in a batch:
+ * hashes and table memory first, so that the cache misses overlap. */
+static void
+flow_names(struct fold_flame *f)
+{
+	struct pend *p = f->pend;
+	size_t k;
+
+	for (k = 0; k < f->npend; k++) {
+		p[k].h = fold_hash(p[k].s, p[k].len);
+		fold_intern_prefetch(&f->names, p[k].h);
+	}
+	for (k = 0; k < f->npend; k++)
+		fold_intern_prefetch_str(&f->names, p[k].h);
+	for (k = 0; k < f->npend; k++)
+		f->nodes[p[k].node].name = fold_intern_h(&f->names, p[k].s,
+		    p[k].len, p[k].h, NULL);
+	f->npend = 0;
 }
 
 static void
@@ -615,7 +651,7 @@ flow(struct fold_flame *f, double minw)
 	uint32_t nid;
 	int chain = f->o.palette == FOLD_PAL_CHAIN;
 
-	fold_stackset_sort(ss);
+	fold_stackset_sort(ss, minw);
 	f->nnodes = 1;		/* the root */
 	memset(&f->nodes[0].self, 0, sizeof(f->nodes[0].self));
 	f->nodes[0].total = f->nodes[0].self;
@@ -639,6 +675,8 @@ flow(struct fold_flame *f, double minw)
 		}
 		while (nopen > k)
 			flow_close(f, op, nopen--, minw);
+		if (f->npend >= 32)
+			flow_names(f);
 		if (r->len == 0) {	/* only empty frames: the root's */
 			f->nodes[0].self = r->count;
 			f->nodes[0].total = r->count;
@@ -648,6 +686,18 @@ flow(struct fold_flame *f, double minw)
 			continue;
 		}
 		start = k > 0 ? op[k].end + 1 : 0;
+		if (start > r->len) {
+			/* All its frames are open: a stack after its children,
+			 * in a run too narrow to be sorted (fold_stackset_sort):
+			 * its box is narrower than minw. */
+			n = &f->nodes[op[k].node];
+			fold_num_add(&n->self, r->count);
+			fold_num_add(&n->total, r->count);
+			n->delta += r->delta;
+			op[k].mid += fold_num_dbl(r->count);
+			prev = r;
+			continue;
+		}
 		for (;;) {
 			semi = memchr(r->s + start, ';', r->len - start);
 			flen = semi ? (size_t)(semi - r->s) - start : r->len - start;
@@ -682,6 +732,7 @@ flow(struct fold_flame *f, double minw)
 	while (nopen > 0)
 		flow_close(f, op, nopen--, minw);
 	flow_close(f, op, 0, minw);
+	flow_names(f);
 	free(op);
 }
 
@@ -1461,6 +1512,11 @@ fold_flame_write(struct fold_flame *f, int frac, int diff)
 	/* Pass 2: the boxes, depth first, parents before children; one line
 	 * per branch: a line ends after a leaf box.  Flow gave that order. */
 	for (k = 0; !o->flamechart && k < f->nnodes; k++) {
+		/* The names of the boxes a little ahead: fetched meanwhile. */
+		if (k + 16 < f->nnodes && nd[k + 16].name != NONE)
+			fold_prefetch(&f->names.strs[nd[k + 16].name]);
+		if (k + 8 < f->nnodes && nd[k + 8].name != NONE)
+			fold_prefetch(f->names.strs[nd[k + 8].name].s);
 		frame(&w, &nd[k]);
 		if (k + 1 == f->nnodes || nd[k + 1].depth <= nd[k].depth)
 			fo_putc('\n');

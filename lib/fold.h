@@ -881,8 +881,8 @@ size_t fold_common_prefix(const char *a, const char *b, size_t n);
  * Adding is cheap while the input comes in frame order (a comparison with
  * the stack before, which is also how a repeat is found); at the first
  * stack out of order the set starts hashing whole stacks.
- * fold_stackset_sort() then puts the records in frame order once (radix on
- * 7-byte keys, then by comparison).  Record pointers stay valid until the
+ * fold_stackset_sort() then puts the records in frame order once (MSD
+ * radix on the bytes).  Record pointers stay valid until the
  * next add or the sort; the stack bytes until fold_stackset_free().
  * Memory grows with the distinct stacks only.
  */
@@ -908,7 +908,13 @@ void fold_stackset_init(struct fold_stackset *ss);
  * valid as long as the set: it is not copied. */
 struct fold_stackrec *fold_stackset_add(struct fold_stackset *ss,
     const char *s, size_t len, int stable);
-void fold_stackset_sort(struct fold_stackset *ss);
+/*
+ * Put the records in frame order.  With minw > 0, a run of records sharing
+ * a prefix whose counts (fold_num_dbl) sum below minw may be left in any
+ * order: a tree built from them is the same down to the boxes at least
+ * minw wide (narrower ones may come in pieces).
+ */
+void fold_stackset_sort(struct fold_stackset *ss, double minw);
 void fold_stackset_free(struct fold_stackset *ss);
 
 /* ---- demangle.c, demangle_cxx.c, demangle_rust.c: symbol demangling ---- */

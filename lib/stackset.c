@@ -212,8 +212,11 @@ fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len,
 struct sortent {
 	const char *s;
 	size_t len;
+	double w;		/* the count */
 	uint32_t idx;
 };
+
+static double sortminw;
 
 /* The rank of byte off in frame order: end of stack 0, ';' 1, others from
  * 2 (0x00 is 2, 0xff is 256). */
@@ -228,17 +231,25 @@ rank_at(const struct sortent *e, size_t off)
 	return c == ';' ? 1 : c < ';' ? c + 2 : c + 1;
 }
 
+/* Bucket counters and sums, one row per depth of recursion, kept zeroed
+ * between uses (a level clears the ranks it used). */
+#define MAXDEPTH 64
+static size_t (*wcnt)[258];
+static double (*wsum)[257];
+
 /*
  * Sort e[0..n), whose stacks agree on their first off bytes (tmp: room for
  * n): skip the bytes all of them share, deal them into buckets by the next
  * byte's rank, and go on in each bucket; the largest bucket by a loop, the
- * others by recursion (so the depth stays below log2 n).  Small sets by
- * insertion.  Distinct stacks: at most one ends at a given place.
+ * others by recursion (each at most half: the depth stays below log2 n).
+ * Small sets by insertion.  Distinct stacks: at most one ends at a given
+ * place.  A bucket whose counts sum below sortminw stays as it is.
  */
 static void
-msd(struct sortent *e, struct sortent *tmp, size_t n, size_t off)
+msd(struct sortent *e, struct sortent *tmp, size_t n, size_t off, int depth)
 {
-	size_t cnt[258], i, j, m, c, big, bigat;
+	size_t *cnt = wcnt[depth], i, j, m, c, lo, hi, big, bigat;
+	double *sum = wsum[depth];
 	struct sortent t;
 
 	for (;;) {
@@ -259,25 +270,62 @@ msd(struct sortent *e, struct sortent *tmp, size_t n, size_t off)
 			m = fold_common_prefix(e[0].s + off, e[i].s + off, c);
 		}
 		off += m;
-		memset(cnt, 0, sizeof(cnt));
-		for (i = 0; i < n; i++)
-			cnt[rank_at(&e[i], off) + 1]++;
-		for (i = 1; i < 258; i++)
+		lo = 256;
+		hi = 0;
+		for (i = 0; i < n; i++) {
+			c = rank_at(&e[i], off);
+			cnt[c + 1]++;
+			sum[c] += e[i].w;
+			lo = c < lo ? c : lo;
+			hi = c > hi ? c : hi;
+		}
+		if (lo == 0 && cnt[1] == 1 && cnt[hi + 1] == n - 1) {
+			/* One ends here and all the others go on with the same
+			 * byte (a caller and its callees): it comes first, the
+			 * rest as they are, without dealing. */
+			for (j = 0; e[j].len != off; j++)
+				;
+			t = e[0];
+			e[0] = e[j];
+			e[j] = t;
+			m = sum[hi] >= sortminw;
+			cnt[1] = cnt[hi + 1] = 0;
+			sum[0] = sum[hi] = 0;
+			if (!m)
+				return;
+			e++;
+			tmp++;
+			n--;
+			off++;
+			continue;
+		}
+		for (i = lo + 1; i <= hi + 1; i++)
 			cnt[i] += cnt[i - 1];
 		for (i = 0; i < n; i++)
 			tmp[cnt[rank_at(&e[i], off)]++] = e[i];
 		memcpy(e, tmp, n * sizeof(*e));
-		/* cnt[r] is now the end of bucket r. */
+		/* Bucket r is now [cnt[r - 1], cnt[r]) ([0, cnt[lo]) for lo);
+		 * the one ended (rank 0) is alone and first.  Narrow buckets
+		 * stay as they are. */
 		big = 0;
 		bigat = 0;
-		for (i = 1, j = cnt[0]; i < 257; j = cnt[i++])
-			if (cnt[i] - j > big) {
-				big = cnt[i] - j;
+		for (c = lo > 0 ? lo : 1; c <= hi; c++) {
+			j = c == lo ? 0 : cnt[c - 1];
+			if (cnt[c] - j > big && sum[c] >= sortminw) {
+				big = cnt[c] - j;
 				bigat = j;
 			}
-		for (i = 1, j = cnt[0]; i < 257; j = cnt[i++])
-			if (cnt[i] - j > 1 && j != bigat)
-				msd(e + j, tmp + j, cnt[i] - j, off + 1);
+		}
+		for (c = lo > 0 ? lo : 1; c <= hi; c++) {
+			j = c == lo ? 0 : cnt[c - 1];
+			if (cnt[c] - j > 1 && j != bigat && sum[c] >= sortminw &&
+			    depth + 1 < MAXDEPTH)
+				msd(e + j, tmp + j, cnt[c] - j, off + 1, depth + 1);
+		}
+		memset(cnt + lo, 0, (hi + 2 - lo) * sizeof(*cnt));
+		memset(sum + lo, 0, (hi + 1 - lo) * sizeof(*sum));
+		if (big < 2)
+			return;
 		e += bigat;
 		tmp += bigat;
 		n = big;
@@ -286,7 +334,7 @@ msd(struct sortent *e, struct sortent *tmp, size_t n, size_t off)
 }
 
 void
-fold_stackset_sort(struct fold_stackset *ss)
+fold_stackset_sort(struct fold_stackset *ss, double minw)
 {
 	struct sortent *e, *tmp;
 	struct fold_stackrec *out;
@@ -301,9 +349,16 @@ fold_stackset_sort(struct fold_stackset *ss)
 	for (k = 0; k < ss->n; k++) {
 		e[k].s = ss->recs[k].s;
 		e[k].len = ss->recs[k].len;
+		e[k].w = fold_num_dbl(ss->recs[k].count);
 		e[k].idx = (uint32_t)k;
 	}
-	msd(e, tmp, ss->n, 0);
+	/* A margin, so that no sum in another order can reach minw. */
+	sortminw = minw > 0 ? minw * (1 - 1e-9) : 0;
+	wcnt = xcalloc(MAXDEPTH, sizeof(*wcnt));
+	wsum = xcalloc(MAXDEPTH, sizeof(*wsum));
+	msd(e, tmp, ss->n, 0, 0);
+	free(wcnt);
+	free(wsum);
 	free(tmp);
 	out = xmalloc(ss->n * sizeof(*out));
 	for (k = 0; k < ss->n; k++)
