@@ -295,3 +295,12 @@ is_sorted() {
 	"$BIN/flamegraph-svg" "$BATS_TEST_TMPDIR/d" > "$BATS_TEST_TMPDIR/d.svg"
 	"$TESTBIN/xmlcheck" < "$BATS_TEST_TMPDIR/d.svg"
 }
+
+@test "examples/wordfreq-diff.svg is the recorded pair's differential flame graph, current" {
+	[ -x "$BIN/flamegraph-svg" ] || skip "flamegraph-svg not built"
+	"$TESTBIN/xmlcheck" < "$EX/wordfreq-diff.svg"
+	diff <(fd "$BEFORE" "$AFTER" | "$BIN/flamegraph-svg" --title "wordfreq: before vs after the hash index") \
+		"$EX/wordfreq-diff.svg" > /dev/null
+	# it is differential: boxes that shrank are blue, a title has the change
+	grep -q 'find_word (99 samples, 39.44%; -[0-9.]*%)' "$EX/wordfreq-diff.svg"
+}
