@@ -532,18 +532,14 @@ static struct {
 	fold_num t1, t2;
 } O;
 
-static void
-put_count(fold_num n)
+/* A count as text into buf (>= 48 bytes); its length. */
+static size_t
+fmt_count(char *buf, fold_num n)
 {
-	char buf[48];
-
-	if (n.f == 0) {
-		fo_u64(n.i);
-		return;
-	}
+	if (n.f == 0)
+		return fold_fmt_u64(buf, n.i);
 	/* Perl prints numbers with 15 significant digits. */
-	fo_write(buf, (size_t)snprintf(buf, sizeof(buf), "%.15g",
-	    fold_num_dbl(n)));
+	return (size_t)snprintf(buf, 48, "%.15g", fold_num_dbl(n));
 }
 
 /* floor(a * b / c) for a <= c, exactly (the result fits: it is <= b). */
@@ -601,12 +597,16 @@ scale(fold_num c1)
 static void
 put_line(const char *key, size_t klen, fold_num c1, fold_num c2)
 {
+	char buf[100];
+	size_t n = 0;
+
 	fo_write(key, klen);
-	fo_putc(' ');
-	put_count(scale(c1));
-	fo_putc(' ');
-	put_count(c2);
-	fo_putc('\n');
+	buf[n++] = ' ';
+	n += fmt_count(buf + n, scale(c1));
+	buf[n++] = ' ';
+	n += fmt_count(buf + n, c2);
+	buf[n++] = '\n';
+	fo_write(buf, n);
 }
 
 /* Decide on -n scaling once both totals are known. */
