@@ -304,3 +304,11 @@ is_sorted() {
 	# it is differential: boxes that shrank are blue, a title has the change
 	grep -q 'find_word (99 samples, 39.44%; -[0-9.]*%)' "$EX/wordfreq-diff.svg"
 }
+
+@test "examples/did-it-help.sh runs the workflow on the recorded pair" {
+	run env FOLDKIT_BIN="$BIN" DEMO_OUT="$BATS_TEST_TMPDIR" sh "$EX/did-it-help.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"diff.delta               -3519"* ]]
+	[[ "$output" == *"-1855  -49.20%"*"__memcmp_evex_movbe"* ]]
+	[ -s "$BATS_TEST_TMPDIR/diff.folded" ]
+}
