@@ -204,6 +204,6 @@ P=$BATS_TEST_DIRNAME/data/analysis/profile.folded
 	valid_json
 	run --separate-stderr "$BIN/foldcallers" --sort delta main "$DATA/foldtop/basic.folded"
 	[ "$status" -eq 2 ]
-	run "$BIN/foldcallers" -r --callees --format tsv --no-header main < <(printf 'main;x 1\nmain;y 2\n')
+	run "$BIN/foldcallers" --reverse --callees --format tsv --no-header main < <(printf 'main;x 1\nmain;y 2\n')
 	[ "$(printf '%s\n' "${lines[@]}" | cut -f3 | tr '\n' ' ')" = "x y " ]
 }

@@ -176,6 +176,6 @@ mods() {
 	valid_json
 	run --separate-stderr "$BIN/foldmodules" -p x --sort delta <<< 'a 1'
 	[ "$status" -eq 2 ]
-	run "$BIN/foldmodules" -p '^(\w)' -r --format tsv --no-header <<< $'a 1\nb 2'
+	run "$BIN/foldmodules" -p '^(\w)' --reverse --format tsv --no-header <<< $'a 1\nb 2'
 	[ "$(printf '%s\n' "${lines[@]}" | cut -f3 | tr '\n' ' ')" = "a b " ]
 }
