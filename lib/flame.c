@@ -504,7 +504,7 @@ prepare(struct fold_flame *f, const char *s, size_t len, size_t *outlen)
 	return s;
 }
 
-void
+int
 fold_flame_add(struct fold_flame *f, const struct fold_sample *smp)
 {
 	size_t len, keep, n, k;
@@ -526,7 +526,7 @@ fold_flame_add(struct fold_flame *f, const struct fold_sample *smp)
 			    fold_num_dbl(smp->old);
 		f->time += fold_num_dbl(smp->count);
 		f->any = 1;
-		return;
+		return r->s == smp->stack;	/* new, not copied */
 	}
 	/* Flame chart: boxes in input order, merged with the one before. */
 	if (len == 0)		/* only empty frames (";;"): the root's */
@@ -547,6 +547,7 @@ fold_flame_add(struct fold_flame *f, const struct fold_sample *smp)
 		leaf->delta += fold_num_dbl(smp->count) - fold_num_dbl(smp->old);
 	f->time += fold_num_dbl(smp->count);
 	f->any = 1;
+	return 0;
 }
 
 void

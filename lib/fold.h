@@ -70,10 +70,16 @@ fold_grow(void *arrp, size_t *cap, size_t need, size_t elsize)
  * A file that cannot be opened or read is reported ("prog: name: error"),
  * status becomes 1 and reading goes on with the next file.
  *
- * A regular file is mapped (mmap) instead of read, when it can be: its
- * lines are then handed out from the map (mapped is 1 while they are), and
- * stay valid until fold_in_free().
+ * A regular file is mapped (mmap) instead of read when it can be: its
+ * lines are then handed out from the map, without a copy (mapped is 1 while
+ * they are), and the pages behind the current line are unmapped as reading
+ * goes on, so memory does not grow with the file.  A caller that keeps
+ * some lines sets map to FOLD_IN_KEEP after fold_in_init() and calls
+ * fold_in_keep() after each line it keeps: a mapped line kept stays valid
+ * until fold_in_free() (so do the pages before it).  FOLD_IN_READ: never
+ * map.
  */
+enum { FOLD_IN_STREAM, FOLD_IN_KEEP, FOLD_IN_READ };
 struct fold_in {
 	char **files;		/* the list; NULL means stdin only */
 	int nfiles, next;	/* list length, index of the next to open */
@@ -87,7 +93,10 @@ struct fold_in {
 	size_t cap, pos, end;	/* data[pos..end) is unread data */
 	int eof;		/* current file fully read */
 	const char *data;	/* buf, or the current file's map */
+	int map;		/* FOLD_IN_*, set by the caller */
 	int mapped;		/* the current file is mapped */
+	size_t dropped, kept;	/* map: unmapped or kept below dropped;
+				   the end of the last line kept */
 	struct fold_map { void *p; size_t len; } *maps;	/* unmapped at free */
 	size_t nmaps, mapcap;
 };
@@ -103,6 +112,8 @@ int fold_in_line(struct fold_in *in, const char **line, size_t *len);
  */
 size_t fold_in_buffered(const struct fold_in *in, const char **p);
 void fold_in_take(struct fold_in *in, size_t n, unsigned long long nlines);
+/* FOLD_IN_KEEP: the last line returned is kept (see above). */
+void fold_in_keep(struct fold_in *in);
 void fold_in_free(struct fold_in *in);
 
 /* ---- out.c: the buffered writer for stdout ----------------------------- */
@@ -713,8 +724,10 @@ void fold_flame_opts_init(struct fold_flame_opts *o);
  */
 struct fold_flame;
 struct fold_flame *fold_flame_new(const struct fold_flame_opts *o);
-/* Add one sample (the stack as it comes, reversed here if asked). */
-void fold_flame_add(struct fold_flame *f, const struct fold_sample *s);
+/* Add one sample (the stack as it comes, reversed here if asked).  Returns
+ * 1 if the graph keeps pointing at the sample's stack bytes (s->stable: a
+ * mapped line; the caller then calls fold_in_keep()), else 0. */
+int fold_flame_add(struct fold_flame *f, const struct fold_sample *s);
 /*
  * Write the SVG with the fo_*() writer.  frac: some count had decimals;
  * diff: differential input.  With no samples at all, write a small SVG

@@ -59,7 +59,53 @@ map_file(struct fold_in *in)
 	in->end = (size_t)st.st_size;
 	in->eof = 1;
 	in->mapped = 1;
+	in->dropped = in->kept = 0;
 	return 1;
+}
+
+/* Unmap the whole pages behind pos that hold no kept line, 4 MB or more
+ * at a time.  in->maps lists what is mapped: the current file's last
+ * segment is the last entry, split in two when a hole is made in it. */
+static void
+drop_behind(struct fold_in *in)
+{
+	static size_t page;
+	struct fold_map *m;
+	size_t start, end;
+	char *a, *b, *segend;
+
+	if (page == 0) {
+		long p = sysconf(_SC_PAGESIZE);
+
+		page = p > 0 ? (size_t)p : 4096;
+	}
+	start = in->kept > in->dropped ? in->kept : in->dropped;
+	start = (start + page - 1) / page * page;
+	end = in->pos / page * page;
+	if (end <= start || end - start < ((size_t)4 << 20))
+		return;
+	m = &in->maps[in->nmaps - 1];
+	a = (char *)in->data + start;
+	b = (char *)in->data + end;
+	segend = (char *)m->p + m->len;
+	munmap(a, end - start);
+	in->dropped = end;
+	if (a == (char *)m->p) {	/* nothing kept before: it shrinks */
+		m->p = b;
+		m->len = (size_t)(segend - b);
+		return;
+	}
+	m->len = (size_t)(a - (char *)m->p);	/* the part kept, then */
+	fold_grow(&in->maps, &in->mapcap, in->nmaps + 1, sizeof(*in->maps));
+	in->maps[in->nmaps].p = b;	/* the rest */
+	in->maps[in->nmaps++].len = (size_t)(segend - b);
+}
+
+void
+fold_in_keep(struct fold_in *in)
+{
+	if (in->mapped)
+		in->kept = in->pos;
 }
 
 /* Open the next file of the list; 0 when there is none. */
@@ -84,7 +130,8 @@ open_next(struct fold_in *in)
 		in->name = path;
 		in->fd = open(path, O_RDONLY);
 		if (in->fd >= 0) {
-			map_file(in);
+			if (in->map != FOLD_IN_READ)
+				map_file(in);
 			return 1;
 		}
 		fold_warn("%s: %s", path, strerror(errno));
@@ -99,6 +146,13 @@ close_cur(struct fold_in *in)
 	if (in->fd > 0)
 		close(in->fd);
 	in->fd = -1;
+	if (in->mapped && in->map == FOLD_IN_STREAM) {
+		in->nmaps--;
+		munmap(in->maps[in->nmaps].p, in->maps[in->nmaps].len);
+	}
+	in->mapped = 0;
+	in->data = in->buf;
+	in->pos = in->end = 0;
 }
 
 /* Read more into the buffer, keeping buf[pos..end); 0 at end of file. */
@@ -148,6 +202,8 @@ fold_in_line(struct fold_in *in, const char **line, size_t *len)
 				return 0;
 		} else
 			in->newfile = 0;
+		if (in->mapped)
+			drop_behind(in);
 		scanned = 0;
 		for (;;) {
 			nl = memchr(in->data + in->pos + scanned, '\n',

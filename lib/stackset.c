@@ -114,6 +114,8 @@ map_grow(struct fold_stackset *ss)
 {
 	size_t k, nmask = ss->mask ? ss->mask * 2 + 1 : 4095;
 
+	while (ss->n * 2 > nmask)	/* load at most 1/2 */
+		nmask = nmask * 2 + 1;
 	free(ss->map);
 	ss->map = xcalloc(nmask + 1, sizeof(*ss->map));
 	ss->mask = nmask;
@@ -131,10 +133,7 @@ unsorted(struct fold_stackset *ss)
 	ss->hashes = xmalloc(ss->cap * sizeof(*ss->hashes));
 	for (k = 0; k < ss->n; k++)
 		ss->hashes[k] = fold_hash(ss->recs[k].s, ss->recs[k].len);
-	while (ss->n * 2 > ss->mask)
-		map_grow(ss);
-	for (k = 0; k < ss->n; k++)
-		map_put(ss, (uint32_t)k, ss->hashes[k]);
+	map_grow(ss);	/* (which puts the records in) */
 }
 
 static struct fold_stackrec *

@@ -692,3 +692,14 @@ order_input() {
 	[[ "$ref" == *'<title>c (6 samples, 66.67%; +22.22%)</title>'* ]]
 	[[ "$ref" == *'<title>b (3 samples, 33.33%; -44.44%)</title>'* ]]
 }
+
+@test "a sorted profile of 5000 stacks concatenated with itself: the same as one copy with the counts doubled" {
+	awk 'BEGIN { for (i = 0; i < 5000; i++) printf "main;f%d;g%d %d\n", i % 97, i, 1 + i % 7 }' |
+	    LC_ALL=C sort > "$BATS_TEST_TMPDIR/one.folded"
+	awk '{ $NF = 2 * $NF; print }' "$BATS_TEST_TMPDIR/one.folded" > "$BATS_TEST_TMPDIR/double.folded"
+	run timeout 60 "$BIN/flamegraph-svg" "$BATS_TEST_TMPDIR/one.folded" "$BATS_TEST_TMPDIR/one.folded"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(fg "$BATS_TEST_TMPDIR/double.folded")" ]
+	run timeout 60 sh -c 'cat "$1" "$1" | "$2/flamegraph-svg"' sh "$BATS_TEST_TMPDIR/one.folded" "$BIN"
+	[ "$output" = "$(fg "$BATS_TEST_TMPDIR/double.folded")" ]
+}
