@@ -693,4 +693,123 @@ void fold_flame_free(struct fold_flame *f);
 extern const char *const fold_flame_script[];	/* lines, NULL-ended */
 extern const char fold_flame_style[];
 
+/* ---- syms.c, elf.c, ksyms.c, symsrc.c: addresses to symbol names ------ */
+
+/*
+ * What `perf script` prints as the symbol of an address, from the sources
+ * perf reads: ELF files (.symtab, else .dynsym, plus name@plt entries),
+ * kallsyms and /tmp/perf-PID.map files.  All input bytes are untrusted:
+ * every offset and size is checked against the file; a malformed file gives
+ * fewer or no symbols, never a crash or a hang.
+ *
+ * Names are NUL-terminated and point into the mapped file or an arena of the
+ * object that returned them: valid until that object is freed.  Nothing is
+ * allocated per lookup; lookups are binary searches over sorted arrays.
+ */
+
+/*
+ * A sorted symbol table (syms.c), built once by one of the parsers below.
+ * Symbols at the same address are reduced to one by perf's rules; a symbol
+ * of size 0 ends where the next one starts.  fold_syms_find(): the symbol
+ * holding addr (start <= addr < end) or NULL; *start (may be NULL) is its
+ * start.  *module (may be NULL) is set to the kallsyms module name
+ * ("[ext4]") of that symbol, or NULL for the kernel itself and for other
+ * tables.
+ */
+struct fold_syms;
+const char *fold_syms_find(const struct fold_syms *t, uint64_t addr,
+    uint64_t *start, const char **module);
+size_t fold_syms_count(const struct fold_syms *t);
+void fold_syms_free(struct fold_syms *t);
+
+/* Text symbol files (ksyms.c).  The buffer is copied into the table; it
+ * need not be NUL-terminated.  Lines that do not parse are skipped. */
+/* /proc/kallsyms: "ADDR TYPE NAME [\t[MODULE]]"; functions only (t, T,
+ * w, W), as perf keeps them. */
+struct fold_syms *fold_syms_kallsyms(const char *buf, size_t n);
+/* /tmp/perf-PID.map: "START SIZE NAME" (hex, NAME to the end of line). */
+struct fold_syms *fold_syms_permap(const char *buf, size_t n);
+
+/*
+ * An ELF file (elf.c): ELF32 and ELF64, either byte order, no <elf.h>.
+ * fold_elf_open() maps a regular file once (read-only); fold_elf_mem() reads
+ * n bytes at p, which must stay valid and unchanged until fold_elf_free().
+ * Both return NULL with *why set to a static message when the file cannot
+ * be used (not ELF, truncated header, ...).  The symbol table is built only
+ * when first needed (fold_elf_sym / fold_elf_nsyms).
+ *
+ * Addresses are the ELF's virtual addresses (symbol values).
+ * fold_elf_vaddr(): the virtual address of file offset off, through the
+ * PT_LOAD segment holding it (1), or 0 when no segment holds it.
+ * fold_elf_buildid(): the GNU build id (its length, 0 if none; *id points
+ * into the file).
+ */
+struct fold_elf;
+struct fold_elf *fold_elf_open(const char *path, const char **why);
+struct fold_elf *fold_elf_mem(const void *p, size_t n, const char **why);
+size_t fold_elf_buildid(const struct fold_elf *e, const unsigned char **id);
+int fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr);
+const char *fold_elf_sym(struct fold_elf *e, uint64_t vaddr, uint64_t *start);
+size_t fold_elf_nsyms(struct fold_elf *e);
+void fold_elf_free(struct fold_elf *e);
+
+/*
+ * All symbol sources of one run (symsrc.c).  Objects are found, opened and
+ * indexed lazily, each once per run (keyed by path + build id).
+ *
+ * fold_symsrc_new(): symfs is perf's --symfs (a prefix for every path; NULL
+ * or "": none); buildid_dir is perf's --buildid-dir (NULL:
+ * $PERF_BUILDID_DIR, else $HOME/.debug).  Flags: FOLD_SYMSRC_QUIET.
+ *
+ * A file that cannot be used is reported once ("prog: path: why") unless
+ * quiet, and its addresses resolve to NULL (perf prints [unknown]).
+ *
+ * The order a user object is looked for, as perf: with a build id known for
+ * its path, BUILDID_DIR/.build-id/xx/rest (xx: the id's first byte in hex,
+ * rest: the others), then SYMFS/usr/lib/debug/.build-id/xx/rest.debug; then
+ * SYMFS/path.  A file whose build id differs from the known one is skipped.
+ */
+enum { FOLD_SYMSRC_QUIET = 1 };
+struct fold_symsrc;
+struct fold_dso;	/* one recorded object; owned by the fold_symsrc */
+struct fold_symsrc *fold_symsrc_new(const char *symfs, const char *buildid_dir,
+    unsigned flags);
+/*
+ * The build id recorded for path (BUILD_ID feature, HEADER_BUILD_ID
+ * records; "[kernel.kallsyms]" for the kernel, "[vdso]" for the vDSO).  Call
+ * before the first lookup in that object; a second id for the same path
+ * replaces the first if no lookup was made yet, else it is ignored.
+ */
+void fold_symsrc_buildid(struct fold_symsrc *s, const char *path,
+    size_t pathlen, const unsigned char *id, size_t idlen);
+/*
+ * The object of a recorded path, found or created (one hash lookup; nothing
+ * is opened yet).  Keep the handle with the map: it is valid until
+ * fold_symsrc_free().  A path /tmp/perf-PID.map is read as a perf map
+ * (absolute addresses); "[vdso]" is looked up by build id only.
+ */
+struct fold_dso *fold_symsrc_dso(struct fold_symsrc *s, const char *path,
+    size_t pathlen);
+/*
+ * The symbol of user address addr in a map of dso at [start, ...) with page
+ * offset pgoff (the MMAP/MMAP2 record's fields), or NULL (perf prints
+ * [unknown]).  *symstart (may be NULL): the symbol's start, in the same
+ * address space as addr.
+ */
+const char *fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *dso,
+    uint64_t start, uint64_t pgoff, uint64_t addr, uint64_t *symstart);
+/* JIT code: the symbol of addr in /tmp/perf-PID.map, or NULL. */
+const char *fold_symsrc_jit(struct fold_symsrc *s, long pid, uint64_t addr,
+    uint64_t *symstart);
+/*
+ * A kernel address: the symbol (or NULL) from kallsyms, as perf chooses it
+ * (/proc/kallsyms when the running kernel has the recorded build id or none
+ * is recorded, else BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms).  *dso (may be
+ * NULL) is set to the name perf script prints as its dso: "[kernel.kallsyms]"
+ * or the module's "[name]".
+ */
+const char *fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr,
+    const char **dso, uint64_t *symstart);
+void fold_symsrc_free(struct fold_symsrc *s);
+
 #endif
