@@ -717,6 +717,18 @@ extern const char fold_flame_style[];
  * tables.
  */
 struct fold_syms;
+/*
+ * Building a table (elf.c, ksyms.c): fold_syms_new(), then fold_syms_add()
+ * for each symbol in the source's order (name NUL-terminated, kept by
+ * pointer: it must outlive the table; module likewise, or NULL; bind and
+ * type are ELF's STB_* and STT_* values), then fold_syms_done() once, which
+ * sorts and applies perf's rules (kallsyms: 1 for perf's kallsyms variant of
+ * where a zero-size symbol ends).  No lookup before fold_syms_done().
+ */
+struct fold_syms *fold_syms_new(void);
+void fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
+    const char *name, const char *module, int bind, int type);
+void fold_syms_done(struct fold_syms *t, int kallsyms);
 const char *fold_syms_find(const struct fold_syms *t, uint64_t addr,
     uint64_t *start, const char **module);
 size_t fold_syms_count(const struct fold_syms *t);
@@ -808,6 +820,15 @@ const char *fold_symsrc_jit(struct fold_symsrc *s, long pid, uint64_t addr,
  * NULL) is set to the name perf script prints as its dso: "[kernel.kallsyms]"
  * or the module's "[name]".
  */
+/*
+ * The kernel's relocation as recorded: the kernel map's MMAP record is named
+ * "[kernel.kallsyms]" followed by the reference symbol (e.g. "_text") and
+ * has that symbol's address as pgoff.  Pass the name after
+ * "[kernel.kallsyms]" and that address: kallsyms read from elsewhere is
+ * shifted by the difference (KASLR), as perf does.  Optional.
+ */
+void fold_symsrc_kernel_ref(struct fold_symsrc *s, const char *name,
+    size_t namelen, uint64_t addr);
 const char *fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr,
     const char **dso, uint64_t *symstart);
 void fold_symsrc_free(struct fold_symsrc *s);
