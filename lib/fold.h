@@ -833,4 +833,83 @@ const char *fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr,
     const char **dso, uint64_t *symstart);
 void fold_symsrc_free(struct fold_symsrc *s);
 
+/* ---- perf.c (structured samples), perfdata.c: perf.data ------------- */
+
+/*
+ * perf.c's collapser fed with samples instead of text (the perf.data
+ * reader): the same names, annotations, filters and counts as the frame
+ * lines perf script would print for them.
+ *
+ * fold_perf_frame_id(): the id of a frame as perf script prints it: addr is
+ * the address it prints (a user address as the offset in its file, other
+ * addresses as they are), sym the symbol without "+0x" offset (NULL:
+ * [unknown]), dso the object (NULL: [unknown]).  Strings are copied; ids
+ * stay valid until fold_perf_end().  java: the sample's root starts with
+ * "java".  The names are made once per distinct frame.
+ * fold_perf_root(): the root frame of a command and thread (pid NULL:
+ * unknown, printed "?", as perf script's default output has no PID); *java
+ * is set for fold_perf_frame_id().
+ * fold_perf_want(): 1 if samples of event (NULL: no event, as tracepoints
+ * print) are kept, by --event-filter or the first event seen.
+ * fold_perf_sample(): one sample, frames leaf first; period 0 counts 1.
+ * fold_perf_run_fd(): text input on fd whose first n bytes were already
+ * read into head.
+ */
+struct fold_perf_frame {
+	uint64_t addr;
+	const char *sym;
+	size_t symlen;
+	const char *dso;
+	size_t dsolen;
+};
+uint32_t fold_perf_frame_id(struct fold_perf *p,
+    const struct fold_perf_frame *f, int java);
+uint32_t fold_perf_root(struct fold_perf *p, const char *comm, size_t commlen,
+    const char *pid, const char *tid, int *java);
+int fold_perf_want(struct fold_perf *p, const char *event, size_t len);
+void fold_perf_sample(struct fold_perf *p, uint32_t root, uint64_t period,
+    const uint32_t *frames, size_t n);
+void fold_perf_run_fd(struct fold_perf *p, int fd, const char *name,
+    const char *head, size_t n);
+
+/*
+ * perf.data to folded stacks (perfdata.c): file mode and pipe mode (perf
+ * record -o -), either byte order, read with the symbol sources above and
+ * fed to a fold_perf.  A regular file is mapped; anything else is read with
+ * read(2) (pipe mode streams; file mode from a pipe is read whole first).
+ * Records are delivered in perf's order (sorted by time up to each
+ * FINISHED_ROUND); memory grows with the threads, maps, symbols and
+ * distinct stacks, and with the records of one round.
+ *
+ * What cannot be read right ends the program with exit 1 and a message:
+ * --call-graph dwarf captures, zstd-compressed records, AUX area traces,
+ * directory format.  Damaged data is reported ("prog: file: offset N:
+ * ...") and the rest read; a file cut short is read up to the last whole
+ * record, with a warning.
+ */
+enum {
+	FOLD_PERFDATA_QUIET = 1,	/* no warnings */
+	FOLD_PERFDATA_PROGRESS = 2	/* progress on stderr (a terminal) */
+};
+struct fold_perfdata_opts {
+	const char *buildid_dir;	/* NULL: perf's default */
+	const char *symfs;		/* NULL: none */
+	unsigned flags;
+};
+struct fold_perfdata;
+/* 1 if the 8 bytes at p are perf.data's magic, in either byte order. */
+int fold_perfdata_magic(const void *p, size_t n);
+struct fold_perfdata *fold_perfdata_new(struct fold_perf *p,
+    const struct fold_perfdata_opts *o);
+/* One perf.data input on fd, its first nhead (8 <= nhead <= 16) bytes
+ * already read into head, which must have room for 16.  0, or 1 after an
+ * error (reported). */
+int fold_perfdata_file(struct fold_perfdata *d, int fd, const char *name,
+    unsigned char *head, size_t nhead);
+void fold_perfdata_free(struct fold_perfdata *d);
+/* Read a list of inputs ("-" or none: stdin), each perf.data or perf
+ * script text by its first bytes. */
+void fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
+    int nfiles, char **files);
+
 #endif
