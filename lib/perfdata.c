@@ -1389,7 +1389,7 @@ record(struct fold_perfdata *d, const unsigned char *r, size_t size,
 		feature(d, F_COMPRESSED, NULL, 0, off);
 		break;
 	case R_EVENT_UPDATE:
-		if (size > 24 && r64(d, r + 8) == 1 &&
+		if (size > 24 && r64(d, r + 8) == 2 &&	/* NAME */
 		    (a = attr_of_id(d, r64(d, r + 16))) != NULL)
 			set_name(a, r + 24, size - 24);
 		break;
