@@ -54,7 +54,8 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 
 # Helpers the tests use (no python or jq needed).
-TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes
+TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes \
+	$(BUILD)/test/pdmangle
 $(BUILD)/test/%: tests/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<

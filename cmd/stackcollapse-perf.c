@@ -151,7 +151,10 @@ main(int argc, char **argv)
 	if (isatty(2))
 		po.flags |= FOLD_PERFDATA_PROGRESS;
 	p = fold_perf_new(&o);
-	fold_perf_run_any(p, &po, argc - optind, argv + optind);
+	if (fold_perf_run_any(p, &po, argc - optind, argv + optind)) {
+		fold_perf_end(p);
+		return fo_end(1);	/* refused: no graph rather than a wrong one */
+	}
 	fold_perf_print(p);
 	return fo_end(fold_perf_end(p));
 }

@@ -881,9 +881,9 @@ void fold_perf_run_fd(struct fold_perf *p, int fd, const char *name,
  * FINISHED_ROUND); memory grows with the threads, maps, symbols and
  * distinct stacks, and with the records of one round.
  *
- * What cannot be read right ends the program with exit 1 and a message:
- * --call-graph dwarf captures, zstd-compressed records, AUX area traces,
- * directory format.  Damaged data is reported ("prog: file: offset N:
+ * What cannot be read right is refused with a message (the tool then
+ * exits 1 writing nothing): --call-graph dwarf captures, zstd-compressed
+ * records, AUX area traces, directory format, a header it cannot read.  Damaged data is reported ("prog: file: offset N:
  * ...") and the rest read; a file cut short is read up to the last whole
  * record, with a warning.
  */
@@ -902,14 +902,15 @@ int fold_perfdata_magic(const void *p, size_t n);
 struct fold_perfdata *fold_perfdata_new(struct fold_perf *p,
     const struct fold_perfdata_opts *o);
 /* One perf.data input on fd, its first nhead (8 <= nhead <= 16) bytes
- * already read into head, which must have room for 16.  0, or 1 after an
- * error (reported). */
+ * already read into head, which must have room for 16.  0; 1 after an
+ * error (reported, the rest read); 2 when the file was refused (reported,
+ * not read further: write no stacks, exit 1). */
 int fold_perfdata_file(struct fold_perfdata *d, int fd, const char *name,
     unsigned char *head, size_t nhead);
 void fold_perfdata_free(struct fold_perfdata *d);
 /* Read a list of inputs ("-" or none: stdin), each perf.data or perf
- * script text by its first bytes. */
-void fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
+ * script text by its first bytes.  1 if a perf.data input was refused. */
+int fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
     int nfiles, char **files);
 
 #endif

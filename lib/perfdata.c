@@ -1,5 +1,6 @@
 /* perfdata.c - perf.data (file and pipe mode) to folded stacks. */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,6 +235,7 @@ struct fold_perfdata {
 	struct fold_perf *p;
 	const char *file;
 	int status;
+	int refused;		/* refuse() was called: stop */
 	int swap;
 	int writer_le;		/* the file was written little-endian */
 
@@ -361,6 +363,24 @@ attr_bits(const struct fold_perfdata *d, const unsigned char *p)
 }
 
 /* ---- messages --------------------------------------------------------- */
+
+/* What cannot be read right: say so and read no further (the caller exits
+ * 1 without writing stacks). */
+static void
+refuse(struct fold_perfdata *d, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (d->refused)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fold_warn("%s: %s", d->file, buf);
+	d->refused = 1;
+	d->status = 1;
+}
 
 static void
 bad(struct fold_perfdata *d, uint64_t off, const char *what)
@@ -556,10 +576,9 @@ add_attr(struct fold_perfdata *d, const unsigned char *p, size_t n)
 		}
 	}
 	if ((a->sample_type & S_STACK_USER) && (a->sample_type & S_REGS_USER))
-		fold_die(1, "%s: recorded with --call-graph dwarf: its user "
-		    "stacks need unwinding, which stackcollapse-perf does not "
-		    "do; use: perf script -i %s | stackcollapse-perf", d->file,
-		    d->file);
+		refuse(d, "recorded with --call-graph dwarf: its user stacks "
+		    "need unwinding, which stackcollapse-perf does not do; use: "
+		    "perf script -i %s | stackcollapse-perf", d->file);
 	return a;
 }
 
@@ -1221,7 +1240,8 @@ flush(struct fold_perfdata *d, uint64_t limit)
 		return;
 	qsort(d->q, d->nq, sizeof(*d->q), qcmp);
 	for (i = 0; i < d->nq && d->q[i].time <= limit; i++)
-		deliver(d, d->qbase + d->q[i].off, d->q[i].off);
+		if (!d->refused)
+			deliver(d, d->qbase + d->q[i].off, d->q[i].off);
 	if (i == d->nq) {
 		d->nq = 0;
 		d->qlen = 0;
@@ -1260,7 +1280,8 @@ queue(struct fold_perfdata *d, const unsigned char *r, size_t size,
 		return;
 	t = rec_time(d, r, size, type);
 	if (t == 0) {
-		deliver(d, r, off);
+		if (!d->refused)
+			deliver(d, r, off);
 		return;
 	}
 	if (t > d->max_time)
@@ -1322,17 +1343,20 @@ feature(struct fold_perfdata *d, unsigned id, const unsigned char *p,
 		event_desc(d, p, n, off);
 		break;
 	case F_AUXTRACE:
-		fold_die(1, "%s: holds hardware trace (AUX area) data, which "
-		    "needs decoding: use perf script -i %s | "
-		    "stackcollapse-perf", d->file, d->file);
-	case F_DIR_FORMAT:
-		fold_die(1, "%s: perf.data in directory format (perf record "
-		    "--threads) is not read: use perf script", d->file);
-	case F_COMPRESSED:
-		fold_die(1, "%s: records compressed with perf record -z "
-		    "(zstd) are not read: use perf script -i %s | "
-		    "stackcollapse-perf, or record without -z", d->file,
+		refuse(d, "holds hardware trace (AUX area) data, which needs "
+		    "decoding: use perf script -i %s | stackcollapse-perf",
 		    d->file);
+		break;
+	case F_DIR_FORMAT:
+		refuse(d, "perf.data in directory format (perf record "
+		    "--threads) is not read: use perf script -i %s | "
+		    "stackcollapse-perf", d->file);
+		break;
+	case F_COMPRESSED:
+		refuse(d, "records compressed with perf record -z (zstd) are "
+		    "not read: use perf script -i %s | stackcollapse-perf, or "
+		    "record without -z", d->file);
+		break;
 	default:
 		break;
 	}
@@ -1437,7 +1461,7 @@ records(struct fold_perfdata *d, const unsigned char *p, size_t n,
 	size_t pos = 0, sz;
 	uint64_t skip, count = 0;
 
-	while (n - pos >= 8) {
+	while (n - pos >= 8 && !d->refused) {
 		sz = r16(d, p + pos + 6);
 		if (sz < 8) {
 			bad(d, base + pos, "record of size under 8: the rest "
@@ -1476,8 +1500,10 @@ file_mode(struct fold_perfdata *d, const unsigned char *b, size_t fsize)
 	size_t i, nattr, nf = 0;
 	int truncated = 0;
 
-	if (fsize < 104)
-		fold_die(1, "%s: perf.data header cut short", d->file);
+	if (fsize < 104) {
+		refuse(d, "perf.data header cut short");
+		return;
+	}
 	hsize = r64(d, b + 8);
 	asz = r64(d, b + 16);
 	aoff = r64(d, b + 24);
@@ -1486,17 +1512,20 @@ file_mode(struct fold_perfdata *d, const unsigned char *b, size_t fsize)
 	dlen = r64(d, b + 48);
 	for (i = 0; i < 4; i++)
 		flags[i] = r64(d, b + 72 + 8 * i);
-	if (hsize < 104 || asz < 16 + 64 || asz > 1 << 16)
-		fold_die(1, "%s: not a perf.data header this tool knows "
-		    "(header size %llu, attr size %llu)", d->file,
-		    (unsigned long long)hsize, (unsigned long long)asz);
+	if (hsize < 104 || asz < 16 + 64 || asz > 1 << 16) {
+		refuse(d, "not a perf.data header this tool knows (header "
+		    "size %llu, attr size %llu)", (unsigned long long)hsize,
+		    (unsigned long long)asz);
+		return;
+	}
 	if (aoff > fsize || alen > fsize - aoff) {
 		bad(d, 24, "attrs section past the end of the file");
 		alen = aoff > fsize ? 0 : fsize - aoff;
 	}
-	if (doff > fsize)
-		fold_die(1, "%s: data section past the end of the file",
-		    d->file);
+	if (doff > fsize) {
+		refuse(d, "data section past the end of the file");
+		return;
+	}
 	if (dlen == 0 && fsize > doff) {
 		truncated = 1;
 		dlen = fsize - doff;
@@ -1524,8 +1553,10 @@ file_mode(struct fold_perfdata *d, const unsigned char *b, size_t fsize)
 		}
 		add_ids(d, b + ioff, (size_t)ilen);
 	}
-	if (d->nattrs == 0)
-		fold_die(1, "%s: no events in the perf.data header", d->file);
+	if (d->nattrs == 0) {
+		refuse(d, "no events in the perf.data header");
+		return;
+	}
 	/* features, right after the data */
 	foff = doff + dlen;
 	if (!truncated) {
@@ -1552,6 +1583,8 @@ file_mode(struct fold_perfdata *d, const unsigned char *b, size_t fsize)
 			feature(d, bit, b + so, (size_t)sl, so);
 		}
 	}
+	if (d->refused)
+		return;
 	d->total = dlen;
 	d->progress = (d->o.flags & FOLD_PERFDATA_PROGRESS) &&
 	    !(d->o.flags & FOLD_PERFDATA_QUIET) && dlen > PROGRESS_MIN;
@@ -1576,7 +1609,7 @@ pipe_mode(struct fold_perfdata *d, int fd, const unsigned char *have,
 	}
 	for (;;) {
 		/* whole records in buf[pos..end) */
-		while (end - pos >= 8) {
+		while (end - pos >= 8 && !d->refused) {
 			sz = r16(d, buf + pos + 6);
 			if (sz < 8) {
 				bad(d, off, "record of size under 8: the rest "
@@ -1611,7 +1644,7 @@ pipe_mode(struct fold_perfdata *d, int fd, const unsigned char *have,
 			if (eof)
 				break;
 		}
-		if (eof)
+		if (eof || d->refused)
 			break;
 		if (pos > 0) {
 			memmove(buf, buf + pos, end - pos);
@@ -1635,7 +1668,8 @@ pipe_mode(struct fold_perfdata *d, int fd, const unsigned char *have,
 			break;
 		end += (size_t)r;
 	}
-	if (eof != 2 && end > pos && !(d->o.flags & FOLD_PERFDATA_QUIET))
+	if (eof != 2 && !d->refused && end > pos &&
+	    !(d->o.flags & FOLD_PERFDATA_QUIET))
 		fold_warn("%s: the stream ended inside a record (%llu bytes "
 		    "ignored)", d->file, (unsigned long long)(end - pos));
 	if (err)
@@ -1673,7 +1707,7 @@ fold_perfdata_new(struct fold_perf *p, const struct fold_perfdata_opts *o)
 
 /* Forget the threads, maps and events of the last file. */
 static void
-reset(struct fold_perfdata *d)
+reset(struct fold_perfdata *d, int again)
 {
 	size_t i;
 
@@ -1693,9 +1727,12 @@ reset(struct fold_perfdata *d)
 	d->nq = d->qlen = 0;
 	d->seq = d->next_flush = d->max_time = 0;
 	d->samples = d->unknown_id = d->bad = d->kept = 0;
+	d->refused = 0;
 	d->warned_id = d->warned_bad = 0;
 	d->shown = 0;
 	d->kgen = ++d->gen;
+	if (!again)
+		return;
 	/* perf's idle thread: pid 0 is "swapper" from the start */
 	new_thread(d, 0, 0, new_maps(d))->comm =
 	    fold_intern(&d->comms, "swapper", 7, NULL);
@@ -1711,7 +1748,7 @@ fold_perfdata_file(struct fold_perfdata *d, int fd, const char *name,
 	uint64_t magic, hsize;
 	int err = 0, mapped = 0;
 
-	reset(d);
+	reset(d, 1);
 	d->file = name;
 	d->status = 0;
 	memcpy(&magic, head, 8);
@@ -1721,9 +1758,11 @@ fold_perfdata_file(struct fold_perfdata *d, int fd, const char *name,
 		nhead += readn(fd, head + nhead, 16 - nhead,
 		    name, &err);
 	if (nhead < 16)
-		fold_die(1, "%s: perf.data header cut short", name);
-	hsize = r64(d, head + 8);
-	if (hsize == 16) {	/* pipe mode */
+		refuse(d, "perf.data header cut short");
+	hsize = nhead < 16 ? 0 : r64(d, head + 8);
+	if (d->refused)
+		;
+	else if (hsize == 16) {	/* pipe mode */
 		d->mapped = 0;
 		pipe_mode(d, fd, head, nhead);
 	} else {
@@ -1773,13 +1812,13 @@ fold_perfdata_file(struct fold_perfdata *d, int fd, const char *name,
 	d->qbase = NULL;
 	if (err)
 		d->status = 1;
-	return d->status;
+	return d->refused ? 2 : d->status;
 }
 
 void
 fold_perfdata_free(struct fold_perfdata *d)
 {
-	reset(d);
+	reset(d, 0);
 	free(d->attrs);
 	free(d->threads);
 	free(d->maps);
@@ -1795,14 +1834,14 @@ fold_perfdata_free(struct fold_perfdata *d)
 
 /* ---- any input ------------------------------------------------------------ */
 
-void
+int
 fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
     int nfiles, char **files)
 {
 	static char *dash[] = { "-" };
 	struct fold_perfdata *d = NULL;
 	unsigned char head[16];
-	int i, fd, err;
+	int i, fd, err, r, refused = 0;
 	size_t n;
 	const char *name;
 
@@ -1829,8 +1868,10 @@ fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
 		if (fold_perfdata_magic(head, n)) {
 			if (d == NULL)
 				d = fold_perfdata_new(p, o);
-			if (fold_perfdata_file(d, fd, name, head, n))
+			if ((r = fold_perfdata_file(d, fd, name, head, n)) != 0)
 				p->status = 1;
+			if (r == 2)
+				refused = 1;
 		} else
 			fold_perf_run_fd(p, fd, name, (const char *)head, n);
 		if (fd > 0)
@@ -1838,4 +1879,5 @@ fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
 	}
 	if (d != NULL)
 		fold_perfdata_free(d);
+	return refused;
 }

@@ -45,6 +45,9 @@ rec fork -F 999 -g -- $w/fkparent $w/fkchild 8
 rec events2 -F 499 -g -e cpu-clock -e task-clock -- $w/minidb -n 30
 rec jit -F 499 -g -- $w/minidb -j -n 60
 rec kernel -F 999 -a -g --synth=task --kernel-callchains -e cpu-clock:k -- $w/minidb -s -n 10
+perf record -q -F 99 --call-graph dwarf,512 -o "$here/refuse-dwarf.data" \
+	-- $w/shlib 300 > /dev/null
+perf record -q -z -g -o "$here/refuse-zstd.data" -- $w/shlib 50 > /dev/null
 perf record -q -F 499 -g -o - -- $w/pipeprog -t -c 'pipe worker' -n 40 \
 	> "$here/pipe.data" 2> /dev/null
 mkdir -p "$here/symfs$w"
@@ -72,6 +75,7 @@ find "$cache" -name probes -exec rm -f {} +
 ks=$(ls "$cache"/\[kernel.kallsyms\]/*/kallsyms)
 mv $w $w.away
 for f in "$here"/*.data; do
+	case $f in */refuse-*) continue ;; esac
 	perf --buildid-dir "$cache" script --no-demangle -i "$f" 2> /dev/null
 done | awk '/\(\[kernel\.kallsyms\]\)$/ { s = $2; sub(/\+0x[0-9a-f]+$/, "", s); print s }' |
 	sort -u > "$w.syms"
@@ -89,6 +93,7 @@ rm -f "$w.syms"
 # The text perf script prints for each, from the cache only.
 cp "$here/jit.perf-map" "/tmp/perf-$(cat "$here/jit.pid").map"
 for f in "$here"/*.data; do
+	case $f in */refuse-*) continue ;; esac
 	n=${f%.data}
 	if [ "$n" = "$here/pipe" ]; then
 		perf script --no-demangle --symfs "$here/symfs" -i - < "$f" > "$n.txt" 2> /dev/null

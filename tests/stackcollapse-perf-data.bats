@@ -1,0 +1,279 @@
+#!/usr/bin/env bats
+# stackcollapse-perf on perf.data: the same stacks as perf script's text.
+
+load helper
+
+sc() { "$BIN/stackcollapse-perf" "$@"; }
+D=$BATS_TEST_DIRNAME/data/perf/pd
+B=$D/buildid
+MANGLE=$TESTBIN/pdmangle
+
+# Every option the output contract covers, one set per line.
+OPTSETS=(
+	""
+	"--pid"
+	"--tid"
+	"--kernel"
+	"--jit"
+	"--all"
+	"--addrs"
+	"--samples"
+	"--event-filter cpu-clock"
+	"--event-filter task-clock"
+	"--skip-after main"
+	"--skip-after run_workload"
+	"--tid --all --addrs"
+)
+
+setup() {
+	# The JIT capture's map, where perf wrote it (perf reads it there).
+	JITMAP=/tmp/perf-$(cat "$D/jit.pid").map
+	if [ -e "$JITMAP" ] && ! cmp -s "$JITMAP" "$D/jit.perf-map"; then
+		JITMAP=
+	elif [ ! -e "$JITMAP" ]; then
+		cp "$D/jit.perf-map" "$JITMAP" && JITMAP_MADE=1
+	fi
+}
+
+teardown() {
+	[ -n "${JITMAP_MADE:-}" ] && rm -f "$JITMAP"
+	return 0
+}
+
+# same NAME [EXTRA...]: for every option set, the stacks of NAME.data equal
+# those of NAME.txt (perf script --no-demangle, recorded alongside).
+same() {
+	local name=$1 o
+	shift
+	for o in "${OPTSETS[@]}"; do
+		# shellcheck disable=SC2086
+		diff -u <(sc -q $o "$D/$name.txt") <(sc -q $o "$@" "$D/$name.data") ||
+			{ echo "differs with options: '$o'"; return 1; }
+	done
+}
+
+# ---- the recorded captures: byte for byte as perf script | stackcollapse-perf
+
+@test "C++: templates, namespaces, lambdas" {
+	same cpp --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/cpp.data"
+	[[ "$output" == *"main;_Z5applyIZ4mainEUliE0_EmT_i;_ZN5store5IndexI"* ]]
+	[[ "$output" == *"_ZN5store12_GLOBAL__N_13mixEm"* ]]
+}
+
+@test "Rust" {
+	same rust --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/rust.data"
+	[[ "$output" == *"main4work"* ]]
+}
+
+@test "a program with its own shared library" {
+	same shlib --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/shlib.data"
+	[[ "$output" == *"main;fk_spin;fk_hash"* ]]
+}
+
+@test "a stripped binary: .dynsym names only" {
+	same stripped --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/stripped.data"
+	[[ "$output" == *"st_outer;st_inner"* ]]
+	[[ "$output" == *"[stripped]"* ]]
+}
+
+@test "fork+exec and short-lived threads: comm and maps over time" {
+	same fork --buildid-dir "$B"
+	run sc --tid --buildid-dir "$B" "$D/fork.data"
+	[[ "$output" == *"fkparent-?/"*";main;spin"* ]]
+	[[ "$output" == *"fkchild-?/"*";main;spin"* ]]
+	[[ "$output" == *"fk-thr-2-?/"*";thread_main;spin"* ]]
+}
+
+@test "two events: the first is the default, --event-filter picks" {
+	same events2 --buildid-dir "$B"
+	run --separate-stderr sc --buildid-dir "$B" "$D/events2.data"
+	[[ "$stderr" == *"more than one event: only 'cpu-clock' samples are kept"* ]]
+	run sc --event-filter task-clock --buildid-dir "$B" "$D/events2.data"
+	[ -n "$output" ]
+	run sc --event-filter no-such-event --buildid-dir "$B" "$D/events2.data"
+	[ -z "$output" ]
+}
+
+@test "JIT code named by /tmp/perf-PID.map" {
+	[ -n "$JITMAP" ] || skip "$JITMAP exists with other contents"
+	same jit --buildid-dir "$B"
+	run sc --jit --buildid-dir "$B" "$D/jit.data"
+	[[ "$output" == *"_[j]"* ]]
+}
+
+@test "system-wide, kernel frames" {
+	same kernel --buildid-dir "$B"
+	run sc --kernel --buildid-dir "$B" "$D/kernel.data"
+	[[ "$output" == *"entry_SYSCALL_64_after_hwframe_[k];do_syscall_64_[k]"* ]]
+}
+
+@test "pipe mode (perf record -o -), binaries found with --symfs" {
+	same pipe --symfs "$D/symfs"
+	run sc --symfs "$D/symfs" "$D/pipe.data"
+	[[ "$output" == *"pipe_worker;"*"run_workload"* ]]
+	# streamed through a pipe
+	run bash -c 'cat "$1" | "$2" -q --symfs "$3"' _ "$D/pipe.data" "$BIN/stackcollapse-perf" "$D/symfs"
+	diff -u <(sc -q "$D/pipe.txt") <(printf '%s\n' "$output")
+}
+
+@test "the build-id cache wins; without it our binaries are [unknown]" {
+	mkdir -p "$BATS_TEST_TMPDIR/empty"
+	run sc -q --buildid-dir "$BATS_TEST_TMPDIR/empty" --symfs "$BATS_TEST_TMPDIR/empty" "$D/shlib.data"
+	[[ "$output" == *";[libfk.so]"* ]]
+	[[ "$output" != *"fk_hash"* ]]
+	# the default cache is ~/.debug
+	mkdir -p "$BATS_TEST_TMPDIR/home"
+	ln -s "$B" "$BATS_TEST_TMPDIR/home/.debug"
+	run env HOME="$BATS_TEST_TMPDIR/home" "$BIN/stackcollapse-perf" "$D/shlib.data"
+	[[ "$output" == *"fk_hash"* ]]
+}
+
+@test "perf.data on stdin, mapped or streamed, and mixed with text" {
+	run sc --buildid-dir "$B" < "$D/cpp.data"
+	diff -u <(sc "$D/cpp.txt") <(printf '%s\n' "$output")
+	run bash -c 'cat "$1" | "$2" --buildid-dir "$3"' _ "$D/cpp.data" "$BIN/stackcollapse-perf" "$B"
+	diff -u <(sc "$D/cpp.txt") <(printf '%s\n' "$output")
+	# a perf.data and a text file: the stacks of both, summed
+	run sc --buildid-dir "$B" "$D/shlib.data" "$D/shlib.txt"
+	diff -u <(cat "$D/shlib.txt" "$D/shlib.txt" | sc) <(printf '%s\n' "$output")
+}
+
+@test "a big-endian perf.data gives the same stacks" {
+	local n
+	for n in cpp fork events2 kernel; do
+		"$MANGLE" swap "$D/$n.data" "$BATS_TEST_TMPDIR/$n.be"
+		diff -u <(sc -q --buildid-dir "$B" "$D/$n.data") \
+			<(sc -q --buildid-dir "$B" "$BATS_TEST_TMPDIR/$n.be")
+	done
+}
+
+@test "--no-demangle is accepted (names stay as recorded)" {
+	diff -u <(sc --buildid-dir "$B" "$D/cpp.data") <(sc --no-demangle --buildid-dir "$B" "$D/cpp.data")
+}
+
+@test "live: record now, both paths give the same stacks" {
+	command -v perf > /dev/null || skip "perf is not installed"
+	command -v cc > /dev/null || skip "no C compiler"
+	local t=$BATS_TEST_TMPDIR
+	cc -O1 -fno-omit-frame-pointer -pthread -o "$t/minidb" \
+		"$BATS_TEST_DIRNAME/../examples/workload/minidb.c" || skip "cannot build"
+	perf record -q -N -F 999 -g -o "$t/live.data" -- "$t/minidb" -s -n 10 \
+		> /dev/null 2>&1 || skip "perf record is not permitted here"
+	perf script --no-demangle -i "$t/live.data" > "$t/live.txt" 2> /dev/null
+	[ -s "$t/live.txt" ] || skip "perf script printed nothing"
+	diff -u <(sc -q --all "$t/live.txt") <(sc -q --all "$t/live.data")
+	perf record -q -N -F 999 -g -o - -- "$t/minidb" -t -n 10 2> /dev/null > "$t/pipe.data"
+	perf script --no-demangle -i - < "$t/pipe.data" > "$t/pipe.txt" 2> /dev/null
+	diff -u <(sc -q --tid "$t/pipe.txt") <(sc -q --tid < "$t/pipe.data")
+}
+
+# ---- what is refused ---------------------------------------------------------
+
+@test "--call-graph dwarf captures are refused: exit 1, nothing written" {
+	run --separate-stderr sc "$D/refuse-dwarf.data"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"recorded with --call-graph dwarf"*"perf script -i"*"| stackcollapse-perf" ]]
+}
+
+@test "zstd-compressed records (perf record -z) are refused" {
+	run --separate-stderr sc "$D/refuse-zstd.data"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"compressed with perf record -z"* ]]
+}
+
+@test "AUX area traces and directory format are refused" {
+	"$MANGLE" feat 18 "$D/cpp.data" "$BATS_TEST_TMPDIR/aux.data"
+	run --separate-stderr sc "$BATS_TEST_TMPDIR/aux.data"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"hardware trace (AUX area)"* ]]
+	"$MANGLE" feat 24 "$D/cpp.data" "$BATS_TEST_TMPDIR/dir.data"
+	run --separate-stderr sc "$BATS_TEST_TMPDIR/dir.data"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"directory format"* ]]
+}
+
+# ---- damaged and hostile files -----------------------------------------------
+
+@test "a capture cut short (perf killed: data size 0) is read up to the last whole record" {
+	"$MANGLE" killed 9000 "$D/cpp.data" "$BATS_TEST_TMPDIR/k.data"
+	run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/k.data"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"data size 0 in the header"* ]]
+	[[ "$output" == *"cpp;__libc_start_call_main;main;"* ]]
+	# -q: no warning
+	run --separate-stderr sc -q --buildid-dir "$B" "$BATS_TEST_TMPDIR/k.data"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+}
+
+@test "a data section past the end of the file: message, what is there is read" {
+	"$MANGLE" cut 3000 "$D/cpp.data" "$BATS_TEST_TMPDIR/c.data"
+	run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/c.data"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"data section past the end of the file"* ]]
+	[ -n "$output" ]
+}
+
+@test "sections and ids pointing past the end: a message, never a crash" {
+	local m
+	for m in featpast idspast; do
+		"$MANGLE" $m "$D/events2.data" "$BATS_TEST_TMPDIR/$m.data"
+		run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/$m.data"
+		[ "$status" -eq 1 ]
+		[[ "$stderr" == *"past the end of the file"* ]]
+	done
+}
+
+@test "a record of size 0: message, no hang" {
+	"$MANGLE" recsize0 "$D/cpp.data" "$BATS_TEST_TMPDIR/r.data"
+	run --separate-stderr timeout 20 "$BIN/stackcollapse-perf" "$BATS_TEST_TMPDIR/r.data"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"record of size under 8"* ]]
+}
+
+@test "a callchain of 2^60 entries: the sample is rejected" {
+	"$MANGLE" chainhuge "$D/cpp.data" "$BATS_TEST_TMPDIR/h.data"
+	run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/h.data"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"sample record shorter than its fields"* ]]
+	[ -n "$output" ]
+}
+
+@test "a callchain looping on one address is just frames" {
+	"$MANGLE" chainloop "$D/cpp.data" "$BATS_TEST_TMPDIR/l.data"
+	run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/l.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"__libc_start_call_main;__libc_start_call_main"* ]]
+}
+
+@test "perf.data magic followed by garbage or nothing" {
+	printf 'PERFILE2' > "$BATS_TEST_TMPDIR/m.data"
+	run --separate-stderr sc "$BATS_TEST_TMPDIR/m.data"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"header cut short"* ]]
+	{ printf 'PERFILE2'; head -c 4000 /dev/urandom; } > "$BATS_TEST_TMPDIR/g.data"
+	run timeout 20 "$BIN/stackcollapse-perf" "$BATS_TEST_TMPDIR/g.data"
+	[ "$status" -le 1 ]
+	# pipe mode header, then garbage
+	{ printf 'PERFILE2\020\0\0\0\0\0\0\0'; head -c 4000 /dev/urandom; } > "$BATS_TEST_TMPDIR/p.data"
+	run timeout 20 "$BIN/stackcollapse-perf" "$BATS_TEST_TMPDIR/p.data"
+	[ "$status" -le 1 ]
+}
+
+@test "no progress line when stderr is not a terminal" {
+	run --separate-stderr sc --buildid-dir "$B" "$D/cpp.data"
+	[ -z "$stderr" ]
+}
+
+@test "write errors: full disk is exit 1, a closed pipe ends quietly" {
+	full_disk stackcollapse-perf --buildid-dir "$B" "$D/stripped.data"
+	closed_pipe "$(sc --buildid-dir "$B" "$D/stripped.data" | head -1)" \
+		stackcollapse-perf --buildid-dir "$B" "$D/stripped.data"
+}
