@@ -64,13 +64,13 @@ same() {
 @test "Rust" {
 	same rust --buildid-dir "$B"
 	run sc --buildid-dir "$B" "$D/rust.data"
-	[[ "$output" == *"main4work"* ]]
+	[[ "$output" == *";_ZN4main1m4work"* ]]
 }
 
 @test "a program with its own shared library" {
 	same shlib --buildid-dir "$B"
 	run sc --buildid-dir "$B" "$D/shlib.data"
-	[[ "$output" == *"main;fk_spin;fk_hash"* ]]
+	[[ "$output" == *"main;fk_hash"* ]]
 }
 
 @test "a stripped binary: .dynsym names only" {
@@ -83,9 +83,9 @@ same() {
 @test "fork+exec and short-lived threads: comm and maps over time" {
 	same fork --buildid-dir "$B"
 	run sc --tid --buildid-dir "$B" "$D/fork.data"
-	[[ "$output" == *"fkparent-?/"*";main;spin"* ]]
-	[[ "$output" == *"fkchild-?/"*";main;spin"* ]]
-	[[ "$output" == *"fk-thr-2-?/"*";thread_main;spin"* ]]
+	[[ "$output" == *"fkparent-?/"*";spin"* ]]
+	[[ "$output" == *"fkchild-?/"*";__libc_start_call_main;spin"* ]]
+	[[ "$output" == *"fk-thr-2-?/"*";start_thread;spin"* ]]
 }
 
 @test "two events: the first is the default, --event-filter picks" {
