@@ -6,6 +6,9 @@
  * The file is untrusted: every offset, size and count is checked against
  * the file size before use; names must end with a NUL inside their string
  * table.  A malformed part is ignored (fewer symbols), never followed.
+ * Work stays linear in the file size whatever the bytes: a name is at most
+ * NAMEMAX bytes, at most LOADMAX PT_LOAD segments are used, and the bytes
+ * scanned for names and notes are budgeted (a few times the file size).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -43,6 +46,9 @@ struct phdr {
 	uint64_t offset, vaddr, filesz, memsz;
 };
 
+#define NAMEMAX 65536
+#define LOADMAX 1024
+
 struct fold_elf {
 	const unsigned char *p;
 	size_t n;
@@ -53,6 +59,10 @@ struct fold_elf {
 	size_t phnum, phentsize, shnum, shentsize, shstrndx;
 	const unsigned char *bid;
 	size_t bidlen;
+	struct phdr *load;	/* the PT_LOAD segments, in order */
+	size_t nload;
+	uint64_t budget;	/* bytes left to scan for names, notes */
+	unsigned char *textsec;	/* per section: 0 unknown, 1 no, 2 "text" */
 	int symtab, dynsym;	/* has a .symtab, a .dynsym */
 	struct fold_elf *rt;	/* program headers and PLT from here */
 	int indexed;
@@ -141,27 +151,73 @@ sec_data(const struct fold_elf *e, const struct shdr *s)
 	return e->p + s->offset;
 }
 
-/* The NUL-terminated string at off of string table section s, or NULL. */
+/* The NUL-terminated string at off of string table section s, or NULL
+ * (no NUL within the table or within NAMEMAX bytes, or over budget). */
 static const char *
-sec_str(const struct fold_elf *e, const struct shdr *s, uint64_t off)
+sec_str(struct fold_elf *e, const struct shdr *s, uint64_t off)
 {
-	const unsigned char *d = sec_data(e, s);
+	const unsigned char *d = sec_data(e, s), *z;
+	uint64_t max;
 
-	if (d == NULL || off >= s->size ||
-	    memchr(d + off, '\0', (size_t)(s->size - off)) == NULL)
+	if (d == NULL || off >= s->size)
 		return NULL;
+	max = s->size - off < NAMEMAX ? s->size - off : NAMEMAX;
+	if ((z = memchr(d + off, '\0', (size_t)max)) == NULL)
+		return NULL;
+	if ((uint64_t)(z - (d + off)) >= e->budget) {
+		e->budget = 0;
+		return NULL;
+	}
+	e->budget -= (uint64_t)(z - (d + off)) + 1;
 	return (const char *)d + off;
 }
 
-static const char *
-sec_name(const struct fold_elf *e, const struct shdr *s)
+/* Section s is named name (compared without scanning past it). */
+static int
+sec_named(const struct fold_elf *e, const struct shdr *s, const char *name)
 {
 	struct shdr str;
+	const unsigned char *d;
+	size_t len = strlen(name) + 1;
 
 	if (e->shstrndx >= e->shnum)
-		return NULL;
+		return 0;
 	get_shdr(e, e->shstrndx, &str);
-	return sec_str(e, &str, s->name);
+	if ((d = sec_data(e, &str)) == NULL || s->name >= str.size ||
+	    len > str.size - s->name)
+		return 0;
+	return memcmp(d + s->name, name, len) == 0;
+}
+
+static int
+sec_is_text1(const struct fold_elf *e, const struct shdr *s)
+{
+	struct shdr str;
+	const unsigned char *d, *q, *end;
+
+	if (e->shstrndx >= e->shnum)
+		return 0;
+	get_shdr(e, e->shstrndx, &str);
+	if ((d = sec_data(e, &str)) == NULL || s->name >= str.size)
+		return 0;
+	q = d + s->name;
+	end = str.size - s->name < NAMEMAX ? d + str.size : q + NAMEMAX;
+	for (; q + 4 <= end && *q != '\0'; q++)
+		if (memcmp(q, "text", 4) == 0)
+			return 1;
+	return 0;
+}
+
+/* Section i (header s) has "text" in its name (as perf's elf_sec__is_text;
+ * a NUL within NAMEMAX bytes ends the name); remembered per section. */
+static int
+sec_is_text(struct fold_elf *e, size_t i, const struct shdr *s)
+{
+	if (e->textsec == NULL)
+		e->textsec = xcalloc(e->shnum, 1);
+	if (e->textsec[i] == 0)
+		e->textsec[i] = 1 + (unsigned char)sec_is_text1(e, s);
+	return e->textsec[i] - 1;
 }
 
 /* Section named name of type type (0: any): its index, or 0 (none). */
@@ -169,12 +225,11 @@ static size_t
 find_sec(const struct fold_elf *e, const char *name, uint32_t type,
     struct shdr *s)
 {
-	const char *nm;
 	size_t i;
 
 	for (i = 1; i < e->shnum; i++) {
 		get_shdr(e, i, s);
-		if ((nm = sec_name(e, s)) != NULL && strcmp(nm, name) == 0)
+		if (sec_named(e, s, name))
 			return type == 0 || s->type == type ? i : 0;
 	}
 	return 0;
@@ -187,6 +242,9 @@ scan_notes(struct fold_elf *e, const unsigned char *q, uint64_t n,
 {
 	uint64_t namesz, descsz, type, a = align == 8 ? 8 : 4;
 
+	if (n > e->budget)
+		n = e->budget;
+	e->budget -= n;
 	while (n >= 12 && e->bid == NULL) {
 		namesz = R32(e, q);
 		descsz = R32(e, q + 4);
@@ -234,7 +292,7 @@ fold_elf_mem(const void *p, size_t n, const char **why)
 	const unsigned char *q = p;
 	struct fold_elf *e;
 	struct shdr s0;
-	size_t phsz, shsz;
+	size_t phsz, shsz, i;
 	uint64_t phnum, shnum, shstrndx;
 
 	if (n < 16 || memcmp(q, "\177ELF", 4) != 0) {
@@ -294,6 +352,13 @@ fold_elf_mem(const void *p, size_t n, const char **why)
 	if (e->phentsize >= phsz && phnum > 0 && e->phoff <= e->n &&
 	    phnum <= (e->n - e->phoff) / e->phentsize)
 		e->phnum = (size_t)phnum;
+	e->load = xmalloc(LOADMAX * sizeof(*e->load));
+	for (i = 0; i < e->phnum && e->nload < LOADMAX; i++) {
+		get_phdr(e, i, &e->load[e->nload]);
+		if (e->load[e->nload].type == PT_LOAD)
+			e->nload++;
+	}
+	e->budget = 4 * (uint64_t)n + 65536;
 	find_buildid(e);
 	{
 		struct shdr s;
@@ -367,14 +432,13 @@ fold_elf_has_dynsym(const struct fold_elf *e)
 int
 fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr)
 {
-	struct phdr h;
+	const struct phdr *h;
 	size_t i;
 
-	for (i = 0; i < e->phnum; i++) {
-		get_phdr(e, i, &h);
-		if (h.type == PT_LOAD && off >= h.offset &&
-		    off - h.offset < h.filesz) {
-			*vaddr = off - h.offset + h.vaddr;
+	for (i = 0; i < e->nload; i++) {
+		h = &e->load[i];
+		if (off >= h->offset && off - h->offset < h->filesz) {
+			*vaddr = off - h->offset + h->vaddr;
 			return 1;
 		}
 	}
@@ -393,17 +457,15 @@ fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt)
 static uint64_t
 to_offset(const struct fold_elf *rt, uint64_t v, const struct shdr *sec)
 {
-	struct phdr h;
+	const struct phdr *h;
 	uint64_t sz;
 	size_t i;
 
-	for (i = 0; i < rt->phnum; i++) {
-		get_phdr(rt, i, &h);
-		if (h.type != PT_LOAD)
-			continue;
-		sz = h.memsz > h.filesz ? h.memsz : h.filesz;
-		if (sz != 0 && v >= h.vaddr && v - h.vaddr < sz)
-			return v - (h.vaddr - h.offset);
+	for (i = 0; i < rt->nload; i++) {
+		h = &rt->load[i];
+		sz = h->memsz > h->filesz ? h->memsz : h->filesz;
+		if (sz != 0 && v >= h->vaddr && v - h->vaddr < sz)
+			return v - (h->vaddr - h->offset);
 	}
 	return v - (sec->addr - sec->offset);
 }
@@ -413,7 +475,7 @@ load_symbols(struct fold_elf *e, struct fold_elf *rt)
 {
 	struct shdr st, str, sec;
 	const unsigned char *d, *q;
-	const char *name, *secname;
+	const char *name;
 	size_t i, nsyms, esz = e->is64 ? 24 : 16;
 	uint64_t value, size;
 	unsigned info, type, bind, shndx;
@@ -463,12 +525,11 @@ load_symbols(struct fold_elf *e, struct fold_elf *rt)
 		get_shdr(e, shndx, &sec);
 		if (!(sec.flags & SHF_ALLOC))
 			continue;
-		secname = sec_name(e, &sec);
 		if (sec.type == SHT_NOBITS && rt != e && shndx < rt->shnum) {
 			get_shdr(rt, shndx, &sec);
-			secname = sec_name(rt, &sec);
-		}
-		if (label && (secname == NULL || strstr(secname, "text") == NULL))
+			if (label && !sec_is_text(rt, shndx, &sec))
+				continue;
+		} else if (label && !sec_is_text(e, shndx, &sec))
 			continue;
 		if (e->machine == EM_ARM && type == STT_FUNC && (value & 1))
 			value--;
@@ -580,6 +641,8 @@ fold_elf_free(struct fold_elf *e)
 		return;
 	fold_syms_free(e->syms);
 	fold_arena_free(&e->names);
+	free(e->load);
+	free(e->textsec);
 	if (e->map != NULL)
 		munmap(e->map, e->n);
 	free(e);

@@ -293,9 +293,11 @@ cmd_check(int argc, char **argv)
 		if (q == p || *q != ' ')
 			continue;
 		sym = q + 1;
-		if ((p = strrchr(sym, '(')) == NULL || p == sym)
+		/* the dso is a path or a [name], in parentheses at the end */
+		if ((p = strstr(sym, " (/")) == NULL &&
+		    (p = strstr(sym, " ([")) == NULL)
 			continue;
-		p[-1] = '\0';
+		*p++ = '\0';
 		q = p + 1;
 		if ((p = strrchr(q, ')')) == NULL)
 			continue;
@@ -313,11 +315,15 @@ cmd_check(int argc, char **argv)
 				differ++;
 				continue;
 			}
-		} else if ((m = find_map(pid, q)) != NULL)
+		} else if ((m = find_map(pid, q)) != NULL) {
 			/* perf script prints a user address as the offset in
-			 * its map's file (ip - start + pgoff): back to ip */
+			 * its map's file (ip - start + pgoff): back to ip; a
+			 * perf map's addresses are absolute */
+			if (strncmp(q, "/tmp/perf-", 10) != 0)
+				ip = ip - m->pgoff + m->start;
 			ours = fold_symsrc_user(s, m->dso, m->start, m->pgoff,
-			    ip - m->pgoff + m->start, NULL);
+			    ip, NULL);
+		}
 		else {
 			printf("%llx %s (%s): no map\n", ip, sym, q);
 			differ++;
