@@ -76,7 +76,7 @@ check: test
 			CFLAGS='-O2 -Werror' all; fi
 	$(MAKE) --no-print-directory CFLAGS='-O2 -g -Werror' BUILD=build/werror all
 	$(MAKE) --no-print-directory BUILD=build/san CFLAGS='$(SANFLAGS) -Werror' \
-		LDFLAGS='-fsanitize=address,undefined' all
+		LDFLAGS='-fsanitize=address,undefined' all build/san/test/symlookup
 	@bats=$$(sh tests/find-bats) || exit 1; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -577,13 +577,22 @@ fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr, const char **dso,
 		*dso = "[kernel.kallsyms]";
 	if (s->k == NULL)
 		return NULL;
+	/* the relocation moves the kernel's symbols, not the modules' (perf's
+	 * dso__split_kallsyms) */
 	name = fold_syms_find(s->k, addr - s->kdelta, &st, &mod);
-	if (name == NULL)
+	if (name != NULL && mod == NULL) {
+		if (symstart != NULL)
+			*symstart = st + s->kdelta;
+		return name;
+	}
+	if (s->kdelta != 0)
+		name = fold_syms_find(s->k, addr, &st, &mod);
+	if (name == NULL || mod == NULL)
 		return NULL;
-	if (dso != NULL && mod != NULL)
+	if (dso != NULL)
 		*dso = mod;
 	if (symstart != NULL)
-		*symstart = st + s->kdelta;
+		*symstart = st;
 	return name;
 }
 
