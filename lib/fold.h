@@ -711,7 +711,8 @@ extern const char fold_flame_style[];
  * A sorted symbol table (syms.c), built once by one of the parsers below.
  * Symbols at the same address are reduced to one by perf's rules; a symbol
  * of size 0 ends where the next one starts.  fold_syms_find(): the symbol
- * holding addr (start <= addr < end) or NULL; *start (may be NULL) is its
+ * holding addr (start <= addr < end, or addr == start for a symbol still
+ * of size 0) or NULL; *start (may be NULL) is its
  * start.  *module (may be NULL) is set to the kallsyms module name
  * ("[ext4]") of that symbol, or NULL for the kernel itself and for other
  * tables.
@@ -722,13 +723,23 @@ struct fold_syms;
  * for each symbol in the source's order (name NUL-terminated, kept by
  * pointer: it must outlive the table; module likewise, or NULL; bind and
  * type are ELF's STB_* and STT_* values), then fold_syms_done() once, which
- * sorts and applies perf's rules (kallsyms: 1 for perf's kallsyms variant of
- * where a zero-size symbol ends).  No lookup before fold_syms_done().
+ * sorts and applies perf's rules for the kind of source: FOLD_SYMS_ELF,
+ * FOLD_SYMS_KALLSYMS (zero-size symbols end at a page boundary where the
+ * module changes), FOLD_SYMS_PERFMAP (perf applies no rules: sizes as
+ * given, entries at one start all kept).  No lookup before
+ * fold_syms_done().  fold_syms_own(): free(p) with the table.
+ * A type with FOLD_SYM_LATE is a symbol perf adds after those rules (PLT
+ * entries): it ends no zero-size symbol and is merged with none.
+ * Where symbols overlap, the one found is the one perf's red-black tree
+ * finds: the tree is rebuilt as perf builds it (see syms.c).
  */
+#define FOLD_SYM_LATE 0x100
+enum { FOLD_SYMS_ELF, FOLD_SYMS_KALLSYMS, FOLD_SYMS_PERFMAP };
 struct fold_syms *fold_syms_new(void);
 void fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
     const char *name, const char *module, int bind, int type);
-void fold_syms_done(struct fold_syms *t, int kallsyms);
+void fold_syms_done(struct fold_syms *t, int kind);
+void fold_syms_own(struct fold_syms *t, void *p);
 const char *fold_syms_find(const struct fold_syms *t, uint64_t addr,
     uint64_t *start, const char **module);
 size_t fold_syms_count(const struct fold_syms *t);
@@ -750,18 +761,29 @@ struct fold_syms *fold_syms_permap(const char *buf, size_t n);
  * be used (not ELF, truncated header, ...).  The symbol table is built only
  * when first needed (fold_elf_sym / fold_elf_nsyms).
  *
- * Addresses are the ELF's virtual addresses (symbol values).
+ * Symbols are placed as perf places them: at file offsets, each symbol
+ * value moved by p_offset - p_vaddr of the PT_LOAD segment that holds it.
+ * So an address addr in a map at start with page offset pgoff is looked up
+ * as the offset addr - start + pgoff.  fold_elf_sym(): the symbol holding
+ * that offset, or NULL; *start (may be NULL): the symbol's start offset.
+ * fold_elf_runtime(): take program headers and PLT entries from rt (the
+ * file that was mapped) while symbols come from e (a debug file); call
+ * before the first lookup; rt must outlive e.
  * fold_elf_vaddr(): the virtual address of file offset off, through the
  * PT_LOAD segment holding it (1), or 0 when no segment holds it.
  * fold_elf_buildid(): the GNU build id (its length, 0 if none; *id points
- * into the file).
+ * into the file).  fold_elf_has_symtab(), fold_elf_has_dynsym(): 1 if a
+ * .symtab (.dynsym) section is present.
  */
 struct fold_elf;
 struct fold_elf *fold_elf_open(const char *path, const char **why);
 struct fold_elf *fold_elf_mem(const void *p, size_t n, const char **why);
 size_t fold_elf_buildid(const struct fold_elf *e, const unsigned char **id);
+int fold_elf_has_symtab(const struct fold_elf *e);
+int fold_elf_has_dynsym(const struct fold_elf *e);
 int fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr);
-const char *fold_elf_sym(struct fold_elf *e, uint64_t vaddr, uint64_t *start);
+void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
+const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
 size_t fold_elf_nsyms(struct fold_elf *e);
 void fold_elf_free(struct fold_elf *e);
 
