@@ -266,9 +266,10 @@ struct fold_perfdata {
 	size_t framecap;
 
 	/* the round queue */
-	struct qent *q;
-	size_t nq, qcap;
+	struct qent *q, *qtmp;
+	size_t nq, qcap, qtmpcap;
 	uint64_t seq, next_flush, max_time;
+	int unsorted;		/* a record came before the one queued last */
 	unsigned char *qbuf;	/* pipe mode: copies of the queued records */
 	size_t qlen, qbcap;
 	const unsigned char *qbase;
@@ -1220,14 +1221,54 @@ deliver(struct fold_perfdata *d, const unsigned char *r, uint64_t off)
 	}
 }
 
-static int
-qcmp(const void *a, const void *b)
+static inline int
+qless(const struct qent *x, const struct qent *y)
 {
-	const struct qent *x = a, *y = b;
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/*
+ * Sort the queue by (time, arrival), stably.  A round is the records of
+ * each CPU's buffer one after the other, each in time order: a natural
+ * merge sort merges those runs, O(n log runs).
+ */
+static void
+qsort_runs(struct fold_perfdata *d)
+{
+	struct qent *a = d->q, *b, *t;
+	size_t n = d->nq, i, lo, mid, hi, k, x, y;
+	int merged;
+
+	fold_grow(&d->qtmp, &d->qtmpcap, n, sizeof(*d->qtmp));
+	b = d->qtmp;
+	do {
+		merged = 0;
+		for (lo = 0, k = 0; lo < n; lo = hi) {
+			for (mid = lo + 1; mid < n && !qless(&a[mid], &a[mid - 1]);
+			    mid++)
+				;
+			for (hi = mid; hi < n && (hi == mid ||
+			    !qless(&a[hi], &a[hi - 1])); hi++)
+				;
+			if (mid == n)
+				hi = n;
+			/* merge a[lo..mid) and a[mid..hi) into b[lo..hi) */
+			for (x = lo, y = mid; x < mid || y < hi;) {
+				if (y >= hi || (x < mid && !qless(&a[y], &a[x])))
+					b[k++] = a[x++];
+				else
+					b[k++] = a[y++];
+			}
+			if (hi > mid)
+				merged = 1;
+		}
+		t = a;
+		a = b;
+		b = t;
+	} while (merged);
+	if (a != d->q)
+		for (i = 0; i < n; i++)
+			d->q[i] = a[i];
 }
 
 /* Deliver the queued records up to time limit, in time order. */
@@ -1238,7 +1279,9 @@ flush(struct fold_perfdata *d, uint64_t limit)
 
 	if (d->nq == 0)
 		return;
-	qsort(d->q, d->nq, sizeof(*d->q), qcmp);
+	if (d->unsorted)
+		qsort_runs(d);
+	d->unsorted = 0;	/* what is left is a sorted tail */
 	for (i = 0; i < d->nq && d->q[i].time <= limit; i++)
 		if (!d->refused)
 			deliver(d, d->qbase + d->q[i].off, d->q[i].off);
@@ -1287,6 +1330,8 @@ queue(struct fold_perfdata *d, const unsigned char *r, size_t size,
 	if (t > d->max_time)
 		d->max_time = t;
 	fold_grow(&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
+	if (d->nq > 0 && t < d->q[d->nq - 1].time)
+		d->unsorted = 1;
 	e = &d->q[d->nq++];
 	e->time = t;
 	e->seq = d->seq++;
@@ -1726,6 +1771,7 @@ reset(struct fold_perfdata *d, int again)
 	d->fcn = 0;
 	d->nq = d->qlen = 0;
 	d->seq = d->next_flush = d->max_time = 0;
+	d->unsorted = 0;
 	d->samples = d->unknown_id = d->bad = d->kept = 0;
 	d->refused = 0;
 	d->warned_id = d->warned_bad = 0;
@@ -1825,6 +1871,7 @@ fold_perfdata_free(struct fold_perfdata *d)
 	free(d->fc);
 	free(d->frames);
 	free(d->q);
+	free(d->qtmp);
 	free(d->qbuf);
 	fold_intern_free(&d->names);
 	fold_intern_free(&d->comms);
