@@ -25,6 +25,13 @@
 
 #include "fold.h"
 
+#if defined(__linux__) && defined(__has_include)
+#if __has_include(<sys/auxv.h>)
+#include <sys/auxv.h>
+#define HAVE_GETAUXVAL 1
+#endif
+#endif
+
 #define BIDMAX 20
 
 enum { D_ELF, D_PERFMAP, D_NONE };
@@ -135,8 +142,12 @@ find_dso(struct fold_symsrc *s, const char *path, size_t len, int create)
 	d->pathlen = len;
 	if (len > 10 && memcmp(path, "/tmp/perf-", 10) == 0)
 		d->kind = D_PERFMAP;
-	else if (len == 0 || path[0] != '/' || memchr(path, '\0', len))
-		d->kind = D_NONE;	/* [heap], //anon, [vdso] ...: below */
+	else if (len == 0 || path[0] != '/' || memchr(path, '\0', len) ||
+	    path[1] == '/' || (len >= 7 && memcmp(path, "/memfd:", 7) == 0) ||
+	    (len >= 9 && memcmp(path, "/dev/zero", 9) == 0) ||
+	    (len >= 5 && memcmp(path, "/SYSV", 5) == 0) ||
+	    (len >= 14 && memcmp(path, "/anon_hugepage", 14) == 0))
+		d->kind = D_NONE;	/* [heap], //anon, memfd ...; [vdso]: below */
 	else
 		d->kind = D_ELF;
 	if (len == 6 && memcmp(path, "[vdso]", 6) == 0)
@@ -266,6 +277,49 @@ try_open(struct fold_dso *d, const char *path, int *why_errno,
 	return e;
 }
 
+/*
+ * perf reads "[vdso]" from a copy of its own vDSO when the build-id cache
+ * has none: so do we, from this process's (Linux), if its build id is the
+ * recorded one.  The size comes from the image's own headers.
+ */
+static struct fold_elf *
+own_vdso(void)
+{
+#ifdef HAVE_GETAUXVAL
+	const unsigned char *p = (const void *)getauxval(AT_SYSINFO_EHDR);
+	uint64_t end = 0, x, shoff, phoff;
+	uint16_t shnum, shent, phnum, phent, i;
+	uint32_t type;
+	const char *why;
+
+	if (p == NULL || memcmp(p, "\177ELF", 4) != 0 || p[4] != 2)
+		return NULL;	/* 64-bit only, as perf's own copy */
+	memcpy(&phoff, p + 32, 8);
+	memcpy(&shoff, p + 40, 8);
+	memcpy(&phent, p + 54, 2);
+	memcpy(&phnum, p + 56, 2);
+	memcpy(&shent, p + 58, 2);
+	memcpy(&shnum, p + 60, 2);
+	end = shoff + (uint64_t)shnum * shent;
+	for (i = 0; i < phnum && phent >= 56; i++) {
+		memcpy(&type, p + phoff + (uint64_t)i * phent, 4);
+		memcpy(&x, p + phoff + (uint64_t)i * phent + 8, 8);
+		if (type == 1) {	/* PT_LOAD: offset + filesz */
+			uint64_t fs;
+
+			memcpy(&fs, p + phoff + (uint64_t)i * phent + 32, 8);
+			if (x + fs > end)
+				end = x + fs;
+		}
+	}
+	if (end < 64 || end > (1 << 20))
+		return NULL;
+	return fold_elf_mem(p, (size_t)end, &why);
+#else
+	return NULL;
+#endif
+}
+
 static void
 load_elf(struct fold_symsrc *s, struct fold_dso *d)
 {
@@ -326,6 +380,13 @@ load_elf(struct fold_symsrc *s, struct fold_dso *d)
 			if (rt == NULL && fold_elf_has_dynsym(e))
 				rt = e;
 		} else if (rt == NULL && fold_elf_has_dynsym(e))
+			rt = e;
+		else
+			fold_elf_free(e);
+	}
+	if (syms == NULL && rt == NULL && vdso && (e = own_vdso()) != NULL) {
+		n = fold_elf_buildid(e, &id);
+		if (d->bidlen == 0 || (n > 0 && bid_equal(d->bid, d->bidlen, id, n)))
 			rt = e;
 		else
 			fold_elf_free(e);

@@ -100,6 +100,28 @@ frames_at_least() {
 	grep -q ' _RNv' "$SRC/rust.script"
 }
 
+@test "replay: [vdso] frames from the vDSO's copy in the build-id cache" {
+	check_capture vdso -s "$ROOT" -d "$SRC/cache" -b "$SRC/vdso.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	frames_at_least 100
+	grep -q ' __vdso_clock_gettime (\[vdso\])' "$SRC/vdso.script"
+}
+
+@test "[vdso] with no copy in the cache: this process's own vDSO, if its build id matches" {
+	# only on a machine whose vDSO is the recorded one (this image's kernel)
+	check_capture vdso -s "$ROOT" -d "$EMPTY" -b "$SRC/vdso.bid"
+	if [ "$status" -ne 0 ]; then
+		[[ "$output" == *"__vdso_clock_gettime ([vdso]): ours [unknown]"* ]] ||
+			fail "$output"
+		skip "this kernel's vDSO is not the recorded one"
+	fi
+	frames_at_least 100
+	# no build id recorded (pipe mode): the own vDSO is taken as it is
+	grep -v '\[vdso\]' "$SRC/vdso.bid" > "$BATS_TEST_TMPDIR/bid"
+	check_capture vdso -s "$ROOT" -d "$EMPTY" -b "$BATS_TEST_TMPDIR/bid"
+	[ "$status" -eq 0 ] || fail "$output"
+}
+
 @test "a different symbol is a failure: the check can fail" {
 	sed 's/ spin_weak (/ spin_strong (/' "$SRC/pie.script" > "$BATS_TEST_TMPDIR/bad"
 	run "$SYMLOOKUP" check -s "$ROOT" -d "$EMPTY" -b "$SRC/pie.bid" "$BATS_TEST_TMPDIR/bad"
@@ -310,7 +332,7 @@ frames_at_least() {
 		skip "perf record does not work here"
 	dir=$BATS_TEST_TMPDIR/progs out=$BATS_TEST_TMPDIR/out
 	sh "$SRC/record.sh" "$dir" "$out"
-	for p in pie nopie stripped withlib cxx; do
+	for p in pie nopie stripped withlib cxx vdso; do
 		run --separate-stderr "$SYMLOOKUP" check -b "$out/$p.bid" "$out/$p.script"
 		[ "$status" -eq 0 ] || fail "$p: $output"
 		frames_at_least 100

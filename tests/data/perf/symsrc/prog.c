@@ -82,7 +82,7 @@ main(int argc, char **argv)
 		__spin_alias2(10000);
 		spin_ifunc(20000);
 		spin_nosize(40000);
-		spin_plt(3000);
+		spin_plt(20000);
 #ifdef WITH_LIB
 		lib_spin(20000);
 		lib_weak(20000);

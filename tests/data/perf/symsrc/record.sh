@@ -4,9 +4,10 @@
 #   OUT/NAME.script   perf script --no-demangle --show-mmap-events
 #                     -F comm,pid,tid,ip,sym,dso
 #   OUT/NAME.bid      perf buildid-list
-# With "filter", only DIR's own objects are kept in both (what the
-# replayable fixtures hold: the rest, libc and the kernel, differ between
-# machines).  Needs cc, c++, perf; rustc if present.
+# With "filter", only DIR's own objects and the vDSO are kept in both (what
+# the replayable fixtures hold: the rest, libc and the kernel, differ
+# between machines; the vDSO's copy is in cache/, from ~/.debug).  Needs
+# cc, c++, perf; rustc if present.
 set -eu
 dir=$1 out=$2 filter=${3:-}
 src=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +21,8 @@ cc -O1 -fno-omit-frame-pointer -shared -fPIC -o "$dir/libsymt.so" "$src/lib.c"
 cc $cflags -DWITH_LIB -o "$dir/withlib" "$src/prog.c" -L"$dir" -lsymt \
 	-Wl,-rpath,"$dir"
 c++ -O1 -fno-omit-frame-pointer -o "$dir/cxx" "$src/prog.cc"
-progs='pie nopie stripped withlib cxx'
+cc -O1 -fno-omit-frame-pointer -o "$dir/vdso" "$src/vdso.c"
+progs='pie nopie stripped withlib cxx vdso'
 if command -v rustc >/dev/null 2>&1; then
 	rustc -O -C force-frame-pointers=yes -C strip=debuginfo \
 		-o "$dir/rust" "$src/prog.rs"
@@ -37,13 +39,13 @@ for p in $progs; do
 	rm -f "$dir/$p.data"
 	if [ -n "$filter" ]; then
 		awk -v d="$dir/" '
-			/PERF_RECORD_MMAP/ { if (index($NF, d) == 1) print; next }
+			/PERF_RECORD_MMAP/ { if (index($NF, d) == 1 || $NF == "[vdso]") print; next }
 			/^$/ { if (h == "") print; h = ""; next }
 			/^[^ \t]/ { h = $0; next }
-			index($0, "(" d) { if (h != "") print h; h = ""; print }
+			index($0, "(" d) || index($0, "([vdso])") { if (h != "") print h; h = ""; print }
 			' "$out/$p.script" >"$out/$p.tmp"
 		mv "$out/$p.tmp" "$out/$p.script"
-		awk -v d="$dir/" 'index($2, d) == 1' "$out/$p.bid" >"$out/$p.tmp"
+		awk -v d="$dir/" 'index($2, d) == 1 || $2 == "[vdso]"' "$out/$p.bid" >"$out/$p.tmp"
 		mv "$out/$p.tmp" "$out/$p.bid"
 	fi
 done
