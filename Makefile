@@ -100,7 +100,7 @@ $(BUILD)/bench/%: tests/bench/%.c
 # the inputs that once failed (tests/fuzz/regress/NAME).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZERS = folded regex perf dtrace svg elf
+FUZZERS = folded regex perf dtrace svg elf perfdata
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 

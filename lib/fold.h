@@ -921,14 +921,15 @@ struct fold_perfdata_opts {
 struct fold_perfdata;
 /* 1 if the 8 bytes at p are perf.data's magic, in either byte order. */
 int fold_perfdata_magic(const void *p, size_t n);
-struct fold_perfdata *fold_perfdata_new(struct fold_perf *p,
-    const struct fold_perfdata_opts *o);
-/* One perf.data input on fd, its first nhead (8 <= nhead <= 16) bytes
- * already read into head, which must have room for 16.  0; 1 after an
- * error (reported, the rest read); 2 when the file was refused (reported,
- * not read further: write no stacks, exit 1). */
-int fold_perfdata_file(struct fold_perfdata *d, int fd, const char *name,
-    unsigned char *head, size_t nhead);
+/* The reader; its symbol sources (files opened and indexed) are kept for
+ * all the files it reads. */
+struct fold_perfdata *fold_perfdata_new(const struct fold_perfdata_opts *o);
+/* One perf.data input on fd into p, its first nhead (8 <= nhead <= 16)
+ * bytes already read into head, which must have room for 16.  0; 1 after
+ * an error (reported, the rest read); 2 when the file was refused
+ * (reported, not read further: write no stacks, exit 1). */
+int fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
+    const char *name, unsigned char *head, size_t nhead);
 void fold_perfdata_free(struct fold_perfdata *d);
 /* Read a list of inputs ("-" or none: stdin), each perf.data or perf
  * script text by its first bytes.  1 if a perf.data input was refused. */

@@ -1734,12 +1734,11 @@ fold_perfdata_magic(const void *p, size_t n)
 }
 
 struct fold_perfdata *
-fold_perfdata_new(struct fold_perf *p, const struct fold_perfdata_opts *o)
+fold_perfdata_new(const struct fold_perfdata_opts *o)
 {
 	struct fold_perfdata *d = xcalloc(1, sizeof(*d));
 
 	d->o = *o;
-	d->p = p;
 	d->ss = fold_symsrc_new(o->symfs, o->buildid_dir,
 	    (o->flags & FOLD_PERFDATA_QUIET) ? FOLD_SYMSRC_QUIET : 0);
 	fold_intern_init(&d->names);
@@ -1785,8 +1784,8 @@ reset(struct fold_perfdata *d, int again)
 }
 
 int
-fold_perfdata_file(struct fold_perfdata *d, int fd, const char *name,
-    unsigned char *head, size_t nhead)
+fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
+    const char *name, unsigned char *head, size_t nhead)
 {
 	struct stat sb;
 	unsigned char *b = NULL;
@@ -1795,6 +1794,7 @@ fold_perfdata_file(struct fold_perfdata *d, int fd, const char *name,
 	int err = 0, mapped = 0;
 
 	reset(d, 1);
+	d->p = p;
 	d->file = name;
 	d->status = 0;
 	memcpy(&magic, head, 8);
@@ -1914,8 +1914,8 @@ fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
 			p->status = 1;
 		if (fold_perfdata_magic(head, n)) {
 			if (d == NULL)
-				d = fold_perfdata_new(p, o);
-			if ((r = fold_perfdata_file(d, fd, name, head, n)) != 0)
+				d = fold_perfdata_new(o);
+			if ((r = fold_perfdata_file(d, p, fd, name, head, n)) != 0)
 				p->status = 1;
 			if (r == 2)
 				refused = 1;
