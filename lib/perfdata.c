@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,8 +12,10 @@
 #include "fold.h"
 
 /*
- * How it goes: the records are taken in place (the file is mapped) or, from
- * a pipe, read into a buffer; records up to a FINISHED_ROUND are queued and
+ * How it goes: the header, attrs and feature sections of a file are read
+ * with pread(2), then the data is streamed with read(2) through one buffer,
+ * as a pipe is (file mode through a pipe is read whole first, as its
+ * features come after the data); records up to a FINISHED_ROUND are queued and
  * delivered in time order as perf does (ordered_events: at each round, the
  * events up to the latest time of the round before).  Threads and their
  * maps follow COMM, FORK, MMAP and MMAP2 as in perf's machine.c.  Each
@@ -1537,15 +1538,58 @@ records(struct fold_perfdata *d, const unsigned char *p, size_t n,
 	}
 }
 
-static void
-file_mode(struct fold_perfdata *d, const unsigned char *b, size_t fsize)
+/*
+ * Where file mode reads its sections from: the whole file in memory (it
+ * came through a pipe), or a regular file read with pread(2).  at() gives
+ * len bytes at off (bounds checked by the caller), valid until the next
+ * call; NULL on a read error.
+ */
+struct src {
+	const unsigned char *mem;
+	int fd;
+	uint64_t size;
+	unsigned char *tmp;
+	size_t tmpcap;
+};
+
+static const unsigned char *
+at(struct fold_perfdata *d, struct src *s, uint64_t off, size_t len)
 {
-	uint64_t hsize, asz, aoff, alen, doff, dlen, foff;
-	uint64_t flags[4];
+	size_t got = 0;
+	ssize_t r;
+
+	if (s->mem != NULL)
+		return s->mem + off;
+	fold_grow(&s->tmp, &s->tmpcap, len + 1, 1);
+	while (got < len) {
+		r = pread(s->fd, s->tmp + got, len - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r < 0)
+				fold_warn("%s: read error: %s", d->file,
+				    strerror(errno));
+			d->status = 1;
+			return NULL;
+		}
+		got += (size_t)r;
+	}
+	return s->tmp;
+}
+
+static void stream(struct fold_perfdata *d, int fd, const unsigned char *have,
+    size_t nhave, uint64_t off, uint64_t limit, int pipe, int truncated);
+
+static void
+file_mode(struct fold_perfdata *d, struct src *sr)
+{
+	uint64_t hsize, asz, aoff, alen, doff, dlen, foff, fsize = sr->size;
+	uint64_t flags[4], ioff, ilen;
 	size_t i, nattr, nf = 0;
 	int truncated = 0;
+	const unsigned char *b, *e;
 
-	if (fsize < 104) {
+	if (fsize < 104 || (b = at(d, sr, 0, 104)) == NULL) {
 		refuse(d, "perf.data header cut short");
 		return;
 	}
@@ -1586,9 +1630,10 @@ file_mode(struct fold_perfdata *d, const unsigned char *b, size_t fsize)
 	/* attrs and their ids */
 	nattr = (size_t)(alen / asz);
 	for (i = 0; i < nattr; i++) {
-		const unsigned char *e = b + aoff + i * asz;
-		uint64_t ioff = r64(d, e + asz - 16), ilen = r64(d, e + asz - 8);
-
+		if ((e = at(d, sr, aoff + i * asz, (size_t)asz)) == NULL)
+			break;
+		ioff = r64(d, e + asz - 16);
+		ilen = r64(d, e + asz - 8);
 		if (add_attr(d, e, (size_t)asz - 16) == NULL)
 			continue;
 		if (ioff > fsize || ilen > fsize - ioff) {
@@ -1596,7 +1641,8 @@ file_mode(struct fold_perfdata *d, const unsigned char *b, size_t fsize)
 			    "the file");
 			continue;
 		}
-		add_ids(d, b + ioff, (size_t)ilen);
+		if ((e = at(d, sr, ioff, (size_t)ilen)) != NULL)
+			add_ids(d, e, (size_t)ilen);
 	}
 	if (d->nattrs == 0) {
 		refuse(d, "no events in the perf.data header");
@@ -1607,25 +1653,27 @@ file_mode(struct fold_perfdata *d, const unsigned char *b, size_t fsize)
 	if (!truncated) {
 		unsigned bit;
 
-		for (bit = 0; bit < 256; bit++) {
+		for (bit = 0; bit < 256 && !d->refused; bit++) {
 			uint64_t so, sl;
 
 			if (!(flags[bit / 64] & (1ULL << (bit % 64))))
 				continue;
-			if (foff + 16 * (nf + 1) > fsize) {
+			if (foff + 16 * (nf + 1) > fsize ||
+			    (e = at(d, sr, foff + 16 * nf, 16)) == NULL) {
 				bad(d, foff, "feature table past the end of "
 				    "the file");
 				break;
 			}
-			so = r64(d, b + foff + 16 * nf);
-			sl = r64(d, b + foff + 16 * nf + 8);
+			so = r64(d, e);
+			sl = r64(d, e + 8);
 			nf++;
 			if (so > fsize || sl > fsize - so) {
 				bad(d, foff, "feature section past the end "
 				    "of the file");
 				continue;
 			}
-			feature(d, bit, b + so, (size_t)sl, so);
+			if ((e = at(d, sr, so, (size_t)sl)) != NULL)
+				feature(d, bit, e, (size_t)sl, so);
 		}
 	}
 	if (d->refused)
@@ -1633,24 +1681,38 @@ file_mode(struct fold_perfdata *d, const unsigned char *b, size_t fsize)
 	d->total = dlen;
 	d->progress = (d->o.flags & FOLD_PERFDATA_PROGRESS) &&
 	    !(d->o.flags & FOLD_PERFDATA_QUIET) && dlen > PROGRESS_MIN;
-	records(d, b + doff, (size_t)dlen, doff, truncated);
+	if (sr->mem != NULL) {
+		d->mapped = 1;
+		d->qbase = sr->mem;
+		records(d, sr->mem + doff, (size_t)dlen, doff, truncated);
+	} else if (lseek(sr->fd, (off_t)doff, SEEK_SET) != (off_t)doff) {
+		fold_warn("%s: cannot seek: %s", d->file, strerror(errno));
+		d->status = 1;
+	} else
+		stream(d, sr->fd, NULL, 0, doff, dlen, 0, truncated);
 }
 
-/* Pipe mode: records from fd, after the 16-byte header. */
+/*
+ * Records read from fd with read(2) into one buffer that holds at least a
+ * record: have[0..nhave) first, then at most limit bytes from fd.  off is
+ * the file offset of the first byte (for messages).  Queued records are
+ * copied, so the buffer is reused.
+ */
 static void
-pipe_mode(struct fold_perfdata *d, int fd, const unsigned char *have,
-    size_t nhave)
+stream(struct fold_perfdata *d, int fd, const unsigned char *have,
+    size_t nhave, uint64_t off, uint64_t limit, int pipe, int truncated)
 {
 	unsigned char *buf;
-	size_t cap = 1 << 20, pos = 0, end = 0, sz;
-	uint64_t off = 16, skip;
+	size_t cap = 1 << 20, pos = 0, end = 0, sz, want;
+	uint64_t skip, count = 0, left = limit;
 	int err = 0, eof = 0;
 	ssize_t r;
 
+	d->mapped = 0;
 	buf = xmalloc(cap);
-	if (nhave > 16) {
-		memcpy(buf, have + 16, nhave - 16);
-		end = nhave - 16;
+	if (nhave > 0) {
+		memcpy(buf, have, nhave);
+		end = nhave;
 	}
 	for (;;) {
 		/* whole records in buf[pos..end) */
@@ -1664,7 +1726,7 @@ pipe_mode(struct fold_perfdata *d, int fd, const unsigned char *have,
 			}
 			if (sz > end - pos)
 				break;
-			skip = record(d, buf + pos, sz, off, 1);
+			skip = record(d, buf + pos, sz, off, pipe);
 			pos += sz;
 			off += sz;
 			while (skip > 0) {	/* bytes outside the record */
@@ -1676,7 +1738,8 @@ pipe_mode(struct fold_perfdata *d, int fd, const unsigned char *have,
 				skip -= k;
 				if (skip > 0) {
 					pos = end = 0;
-					r = read(fd, buf, cap);
+					want = left < cap ? (size_t)left : cap;
+					r = want > 0 ? read(fd, buf, want) : 0;
 					if (r < 0 && errno == EINTR)
 						continue;
 					if (r <= 0) {
@@ -1684,10 +1747,15 @@ pipe_mode(struct fold_perfdata *d, int fd, const unsigned char *have,
 						break;
 					}
 					end = (size_t)r;
+					left -= (uint64_t)r;
 				}
 			}
 			if (eof)
 				break;
+			if ((++count & 4095) == 0 && d->progress) {
+				d->done = off;
+				progress(d, 0);
+			}
 		}
 		if (eof || d->refused)
 			break;
@@ -1700,7 +1768,10 @@ pipe_mode(struct fold_perfdata *d, int fd, const unsigned char *have,
 			cap *= 2;
 			buf = xrealloc(buf, cap);
 		}
-		r = read(fd, buf + end, cap - end);
+		want = left < cap - end ? (size_t)left : cap - end;
+		if (want == 0)
+			break;
+		r = read(fd, buf + end, want);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -1712,11 +1783,17 @@ pipe_mode(struct fold_perfdata *d, int fd, const unsigned char *have,
 		if (r == 0)
 			break;
 		end += (size_t)r;
+		left -= (uint64_t)r;
 	}
-	if (eof != 2 && !d->refused && end > pos &&
-	    !(d->o.flags & FOLD_PERFDATA_QUIET))
-		fold_warn("%s: the stream ended inside a record (%llu bytes "
-		    "ignored)", d->file, (unsigned long long)(end - pos));
+	if (eof != 2 && !d->refused && end > pos) {
+		if (pipe || truncated) {
+			if (!(d->o.flags & FOLD_PERFDATA_QUIET))
+				fold_warn("%s: the last record is cut short "
+				    "(%llu bytes ignored)", d->file,
+				    (unsigned long long)(end - pos));
+		} else
+			bad(d, off, "record cut short at the end of the data");
+	}
 	if (err)
 		d->status = 1;
 	free(buf);
@@ -1788,10 +1865,11 @@ fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
     const char *name, unsigned char *head, size_t nhead)
 {
 	struct stat sb;
+	struct src sr;
 	unsigned char *b = NULL;
-	size_t fsize = 0, cap = 0;
+	size_t cap = 0;
 	uint64_t magic, hsize;
-	int err = 0, mapped = 0;
+	int err = 0;
 
 	reset(d, 1);
 	d->p = p;
@@ -1801,47 +1879,37 @@ fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
 	d->swap = magic != MAGIC2;
 	d->writer_le = head[0] == 'P';
 	if (nhead < 16)
-		nhead += readn(fd, head + nhead, 16 - nhead,
-		    name, &err);
+		nhead += readn(fd, head + nhead, 16 - nhead, name, &err);
 	if (nhead < 16)
 		refuse(d, "perf.data header cut short");
 	hsize = nhead < 16 ? 0 : r64(d, head + 8);
+	memset(&sr, 0, sizeof(sr));
+	sr.fd = fd;
 	if (d->refused)
 		;
-	else if (hsize == 16) {	/* pipe mode */
-		d->mapped = 0;
-		pipe_mode(d, fd, head, nhead);
-	} else {
-		if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		    (uint64_t)sb.st_size >= nhead && lseek(fd, 0, SEEK_CUR) ==
-		    (off_t)nhead && sb.st_size > 0) {
-			fsize = (size_t)sb.st_size;
-			b = mmap(NULL, fsize, PROT_READ, MAP_PRIVATE, fd, 0);
-			if (b == MAP_FAILED)
-				b = NULL;
-			else
-				mapped = 1;
-		}
-		if (b == NULL) {	/* not a file: all of it in memory */
-			cap = 1 << 20;
-			b = xmalloc(cap);
-			memcpy(b, head, nhead);
-			fsize = nhead;
-			for (;;) {
-				size_t got;
+	else if (hsize == 16)	/* pipe mode */
+		stream(d, fd, head + 16, nhead - 16, 16, UINT64_MAX, 1, 0);
+	else if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    lseek(fd, 0, SEEK_CUR) == (off_t)nhead) {
+		sr.size = (uint64_t)sb.st_size;
+		file_mode(d, &sr);
+	} else {		/* file mode through a pipe: all of it first */
+		size_t fsize = nhead, got;
 
-				if (fsize == cap)
-					b = xrealloc(b, cap *= 2);
-				got = readn(fd, b + fsize, cap - fsize, name,
-				    &err);
-				fsize += got;
-				if (got == 0 || err)
-					break;
-			}
+		cap = 1 << 20;
+		b = xmalloc(cap);
+		memcpy(b, head, nhead);
+		for (;;) {
+			if (fsize == cap)
+				b = xrealloc(b, cap *= 2);
+			got = readn(fd, b + fsize, cap - fsize, name, &err);
+			fsize += got;
+			if (got == 0 || err)
+				break;
 		}
-		d->mapped = 1;
-		d->qbase = b;
-		file_mode(d, b, fsize);
+		sr.mem = b;
+		sr.size = fsize;
+		file_mode(d, &sr);
 	}
 	flush(d, UINT64_MAX);
 	progress(d, 1);
@@ -1851,10 +1919,8 @@ fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
 	if (d->bad > 1 && !(d->o.flags & FOLD_PERFDATA_QUIET))
 		fold_warn("%s: %llu bad records", name,
 		    (unsigned long long)d->bad);
-	if (mapped)
-		munmap(b, fsize);
-	else
-		free(b);
+	free(b);
+	free(sr.tmp);
 	d->qbase = NULL;
 	if (err)
 		d->status = 1;
