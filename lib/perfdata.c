@@ -189,7 +189,7 @@ struct fent {
 	uint32_t gen;		/* 0: empty */
 	uint32_t fid;
 };
-#define FCACHE_BITS 16
+#define FCACHE_BITS 12
 #define FCACHE_MAX (1U << 22)
 
 /* ---- the reader's state ------------------------------------------------ */
@@ -1043,6 +1043,17 @@ frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
 	memset(&f, 0, sizeof(f));
 	f.addr = ip;
 	if (mode == MODE_KERNEL) {
+		/*
+		 * NEEDS i12elf (symsrc.c): the first kernel frame costs about
+		 * 25 ms of system time reading /proc/kallsyms (the kernel
+		 * formats 122k lines, 1336 read calls) plus its parse: half of
+		 * the run on a 100k-sample capture.  perf record leaves a copy
+		 * with the same build id in the build-id cache
+		 * (BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms); reading that
+		 * regular file when it is there (same symbols, as it was
+		 * copied from /proc/kallsyms when the capture was made) would
+		 * bring stackcollapse-perf to ~15 ms here.
+		 */
 		f.sym = fold_symsrc_kernel(d->ss, ip, &dso, NULL);
 		if (dso != NULL) {
 			f.dso = dso;
@@ -1703,7 +1714,7 @@ stream(struct fold_perfdata *d, int fd, const unsigned char *have,
     size_t nhave, uint64_t off, uint64_t limit, int pipe, int truncated)
 {
 	unsigned char *buf;
-	size_t cap = 1 << 20, pos = 0, end = 0, sz, want;
+	size_t cap = 256 << 10, pos = 0, end = 0, sz, want;
 	uint64_t skip, count = 0, left = limit;
 	int err = 0, eof = 0;
 	ssize_t r;
@@ -1843,7 +1854,8 @@ reset(struct fold_perfdata *d, int again)
 	}
 	d->nmaps = 0;
 	d->nthreads = 0;
-	memset(d->fc, 0, (d->fcmask + 1) * sizeof(*d->fc));
+	if (d->fcn > 0)
+		memset(d->fc, 0, (d->fcmask + 1) * sizeof(*d->fc));
 	d->fcn = 0;
 	d->nq = d->qlen = 0;
 	d->seq = d->next_flush = d->max_time = 0;

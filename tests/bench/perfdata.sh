@@ -39,6 +39,23 @@ pd_best() {
 	echo "$pb"
 }
 
+# pd_cpu CMD...: the least CPU time (user + system, of all the processes
+# of the command) of $runs runs: the machine may be shared, CPU time is what
+# each side costs.
+pd_cpu() {
+	pc=
+	for r in $(seq "$runs"); do
+		c=$(sh -c "$1 > /dev/null 2>&1; times" | awk 'NR == 2 {
+			t = 0
+			for (i = 1; i <= 2; i++) {
+				split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2]
+			}
+			print t }')
+		pc=$(awk -v a="$c" -v p="$pc" 'BEGIN { if (p == "" || a < p) print a; else print p }')
+	done
+	echo "$pc"
+}
+
 if [ "$pd_ok" = 1 ]; then
 	sc=$bin/stackcollapse-perf
 	n1=$(perf script -F comm -i "$pd1" 2> /dev/null | wc -l)
@@ -50,6 +67,8 @@ if [ "$pd_ok" = 1 ]; then
 	cmp -s pd-text.out pd-data.out || echo "perf.data: the two paths differ on $pd1!"
 	rm -f pd-text.out pd-data.out
 	tp=$(pd_best "perf script --no-demangle -i $pd1 | $sc")
+	cp=$(pd_cpu "perf script --no-demangle -i $pd1 | $sc")
+	c1=$(pd_cpu "$sc $pd1")
 	set -- $(./runstat /dev/null "$sc" "$pd1")
 	t1=$1 k1=$2
 	for r in $(seq "$runs"); do
@@ -63,11 +82,12 @@ if [ "$pd_ok" = 1 ]; then
 		[ "$(awk -v a="$1" -v b="$t2" 'BEGIN { print (a < b) }')" = 1 ] && t2=$1 k2=$2
 	done
 	awk -v n="$n1" -v s1="$s1" -v s2="$s2" -v tp="$tp" -v t1="$t1" \
-	    -v t2="$t2" -v k1="$k1" -v k2="$k2" 'BEGIN {
-		printf "%-22s %-34s %8.3f s  (%d samples, %.1f MB)\n",
-		    "perf script | s-perf", "perf.data, minidb 2 threads", tp, n, s1 / 1e6
-		printf "%-22s %-34s %8.3f s  %5.0fx faster  %7.1f MB RSS\n",
-		    "stackcollapse-perf", "same perf.data", t1, tp / t1, k1 / 1024
+	    -v t2="$t2" -v k1="$k1" -v k2="$k2" -v cp="$cp" -v c1="$c1" 'BEGIN {
+		printf "%-22s %-34s %8.3f s  %.3f s CPU  (%d samples, %.1f MB)\n",
+		    "perf script | s-perf", "perf.data, minidb 2 threads", tp, cp, n, s1 / 1e6
+		printf "%-22s %-34s %8.3f s  %.3f s CPU  %4.0fx faster (CPU %.0fx)  %7.1f MB RSS\n",
+		    "stackcollapse-perf", "same perf.data", t1, c1, tp / t1,
+		    (c1 > 0 ? cp / c1 : 0), k1 / 1024
 		printf "%-22s %-34s %8.3f s  %7.1f MB RSS (%+.1f%%)\n",
 		    "stackcollapse-perf", "twice as long a capture", t2, k2 / 1024,
 		    (k2 - k1) * 100 / k1
