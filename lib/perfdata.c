@@ -405,8 +405,9 @@ progress(struct fold_perfdata *d, int end)
 	if (!d->progress)
 		return;
 	if (end) {
-		if (d->shown) {
-			n = snprintf(line, sizeof(line), "\r%*s\r", 70, "");
+		if (d->shown) {	/* blanks over the last line shown */
+			n = snprintf(line, sizeof(line), "\r%*s\r",
+			    d->shown - 1, "");
 			if (write(2, line, (size_t)n) < 0)
 				d->progress = 0;
 		}
@@ -418,14 +419,18 @@ progress(struct fold_perfdata *d, int end)
 	if (d->shown && ms < 100)
 		return;
 	d->last = now;
-	d->shown = 1;
-	n = snprintf(line, sizeof(line), "\r%s: %llu MB of %llu (%d%%), %llu "
-	    "samples ", d->file, (unsigned long long)(d->done >> 20),
+	n = snprintf(line, sizeof(line), "\r%.60s: %llu MB of %llu (%d%%), "
+	    "%llu samples ", d->file, (unsigned long long)(d->done >> 20),
 	    (unsigned long long)(d->total >> 20),
 	    (int)(d->total ? d->done * 100 / d->total : 0),
 	    (unsigned long long)d->samples);
-	if (n > 0 && write(2, line, (size_t)n < sizeof(line) ? (size_t)n :
-	    sizeof(line) - 1) < 0)
+	if (n <= 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = (int)sizeof(line) - 1;
+	if (n > d->shown)
+		d->shown = n;
+	if (write(2, line, (size_t)n) < 0)
 		d->progress = 0;
 }
 
@@ -1532,7 +1537,8 @@ records(struct fold_perfdata *d, const unsigned char *p, size_t n,
 		if (skip > n - pos)
 			skip = n - pos;
 		pos += (size_t)skip;
-		if ((++count & 4095) == 0 && d->progress) {
+		if (d->progress && ((++count & 4095) == 0 ||
+		    base + pos - d->done >= (1 << 20))) {
 			d->done = base + pos;
 			progress(d, 0);
 		}
@@ -1690,6 +1696,7 @@ file_mode(struct fold_perfdata *d, struct src *sr)
 	if (d->refused)
 		return;
 	d->total = dlen;
+	d->done = doff;
 	d->progress = (d->o.flags & FOLD_PERFDATA_PROGRESS) &&
 	    !(d->o.flags & FOLD_PERFDATA_QUIET) && dlen > PROGRESS_MIN;
 	if (sr->mem != NULL) {
@@ -1763,7 +1770,8 @@ stream(struct fold_perfdata *d, int fd, const unsigned char *have,
 			}
 			if (eof)
 				break;
-			if ((++count & 4095) == 0 && d->progress) {
+			if (d->progress && ((++count & 4095) == 0 ||
+			    off - d->done >= (1 << 20))) {
 				d->done = off;
 				progress(d, 0);
 			}

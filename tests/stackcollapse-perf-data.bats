@@ -267,9 +267,22 @@ same() {
 	[ "$status" -le 1 ]
 }
 
-@test "no progress line when stderr is not a terminal" {
-	run --separate-stderr sc --buildid-dir "$B" "$D/cpp.data"
+@test "progress on a terminal for a file over 64 MiB, erased; -q and a non-terminal: none" {
+	command -v script > /dev/null || skip "script(1) is not installed"
+	"$MANGLE" pad 70 "$D/cpp.data" "$BATS_TEST_TMPDIR/big.data"
+	# the same stacks
+	diff -u <(sc --buildid-dir "$B" "$D/cpp.data") <(sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/big.data")
+	run script -qc "'$BIN/stackcollapse-perf' --buildid-dir '$B' '$BATS_TEST_TMPDIR/big.data' > /dev/null" /dev/null
+	[[ "$output" == *"big.data: "*" MB of 70 ("*"%), "*" samples"* ]]
+	# ends with blanks over it and a carriage return
+	[[ "$output" == *"      "$'\r' ]]
+	run script -qc "'$BIN/stackcollapse-perf' -q --buildid-dir '$B' '$BATS_TEST_TMPDIR/big.data' > /dev/null" /dev/null
+	[ -z "$output" ]
+	run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/big.data"
 	[ -z "$stderr" ]
+	# a small file on a terminal: none
+	run script -qc "'$BIN/stackcollapse-perf' --buildid-dir '$B' '$D/cpp.data' > /dev/null" /dev/null
+	[ -z "$output" ]
 }
 
 @test "write errors: full disk is exit 1, a closed pipe ends quietly" {

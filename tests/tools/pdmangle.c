@@ -14,6 +14,7 @@
  *   chainhuge   the first sample's callchain nr set to 2^60
  *   chainloop   every address of the first callchain the same one
  *   feat N      feature bit N set (its section pointing at the header)
+ *   pad N       N MB of records of an unknown type added after the data
  *
  * Only what the perf.data tests need: records of the types perf record
  * writes for a -g capture, attrs of size 128 or less.
@@ -382,7 +383,31 @@ main(int argc, char **argv)
 		}
 	} else if (strcmp(mode, "feat") == 0)
 		b[72 + atoi(argv[2]) / 8] |= (unsigned char)(1 << (atoi(argv[2]) % 8));
-	else
+	else if (strcmp(mode, "pad") == 0) {
+		size_t add = (size_t)atoi(argv[2]) << 20, end, k, nf = 0;
+		uint64_t fl[4];
+
+		add -= add % 65528;
+		end = (size_t)(g64(40) + g64(48));
+		b = realloc(b, n + add);
+		memmove(b + end + add, b + end, n - end);
+		for (k = 0; k < add; k += 65528) {
+			memset(b + end + k, 0, 65528);
+			b[end + k] = 0xff;	/* type 0x7fff */
+			b[end + k + 1] = 0x7f;
+			b[end + k + 6] = 65528 & 0xff;
+			b[end + k + 7] = 65528 >> 8;
+		}
+		n += add;
+		p64(48, g64(48) + add);
+		for (k = 0; k < 4; k++)
+			fl[k] = g64(72 + 8 * k);
+		for (k = 0; k < 256; k++)
+			if (fl[k / 64] & (1ULL << (k % 64))) {
+				o = end + add + 16 * nf++;
+				p64(o, g64(o) + add);
+			}
+	} else
 		return 2;
 	if ((f = fopen(argv[argc - 1], "wb")) == NULL ||
 	    fwrite(b, 1, n, f) != n || fclose(f) != 0)
