@@ -69,6 +69,7 @@ if [ "$pd_ok" = 1 ]; then
 	tp=$(pd_best "perf script --no-demangle -i $pd1 | $sc")
 	cp=$(pd_cpu "perf script --no-demangle -i $pd1 | $sc")
 	c1=$(pd_cpu "$sc $pd1")
+	c2=$(pd_cpu "$sc $pd2")
 	set -- $(./runstat /dev/null "$sc" "$pd1")
 	t1=$1 k1=$2
 	for r in $(seq "$runs"); do
@@ -82,7 +83,7 @@ if [ "$pd_ok" = 1 ]; then
 		[ "$(awk -v a="$1" -v b="$t2" 'BEGIN { print (a < b) }')" = 1 ] && t2=$1 k2=$2
 	done
 	awk -v n="$n1" -v s1="$s1" -v s2="$s2" -v tp="$tp" -v t1="$t1" \
-	    -v t2="$t2" -v k1="$k1" -v k2="$k2" -v cp="$cp" -v c1="$c1" 'BEGIN {
+	    -v t2="$t2" -v k1="$k1" -v k2="$k2" -v cp="$cp" -v c1="$c1" -v c2="$c2" 'BEGIN {
 		printf "%-22s %-34s %8.3f s  %.3f s CPU  (%d samples, %.1f MB)\n",
 		    "perf script | s-perf", "perf.data, minidb 2 threads", tp, cp, n, s1 / 1e6
 		printf "%-22s %-34s %8.3f s  %.3f s CPU  %4.0fx faster (CPU %.0fx)  %7.1f MB RSS\n",
@@ -91,9 +92,9 @@ if [ "$pd_ok" = 1 ]; then
 		printf "%-22s %-34s %8.3f s  %7.1f MB RSS (%+.1f%%)\n",
 		    "stackcollapse-perf", "twice as long a capture", t2, k2 / 1024,
 		    (k2 - k1) * 100 / k1
-		if (t2 > t1)
-			printf "%-22s %-34s %8.0f MB/s once indexed ((size2 - size1) / (t2 - t1))\n",
+		if (c2 > c1)
+			printf "%-22s %-34s %8.0f MB/s once indexed ((size2 - size1) / (cpu2 - cpu1))\n",
 			    "stackcollapse-perf", "the second half of it",
-			    (s2 - s1) / 1e6 / (t2 - t1)
+			    (s2 - s1) / 1e6 / (c2 - c1)
 	}'
 fi
