@@ -1177,8 +1177,9 @@ do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
 		mode = (int)(misc & MISC_CPUMODE);
 		d->frames[n++] = frame(d, mode, s.ip, m, t->java);
 	}
-	fold_perf_sample(d->p, t->root, (a->sample_type & S_PERIOD) ?
-	    s.period : 1, d->frames, n);
+	/* perf script prints no period for tracepoints: they count 1 */
+	fold_perf_sample(d->p, t->root, (a->sample_type & S_PERIOD) &&
+	    a->type != 2 ? s.period : 1, d->frames, n);
 }
 
 /* ---- the ordered queue --------------------------------------------------- */
