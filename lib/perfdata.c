@@ -1059,7 +1059,18 @@ frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
 		 * copied from /proc/kallsyms when the capture was made) would
 		 * bring stackcollapse-perf to ~15 ms here.
 		 */
-		f.sym = fold_symsrc_kernel(d->ss, ip, &dso, NULL);
+		/*
+		 * NEEDS i12elf (symsrc.c): with --symfs, perf 6.1 resolves no
+		 * kernel symbol at all, neither from /proc/kallsyms nor from
+		 * SYMFS/proc/kallsyms nor from the build-id cache copy (checked
+		 * here: every kernel frame prints "[unknown]
+		 * ([kernel.kallsyms])").  fold_symsrc_kernel() should return
+		 * NULL then; until it does, it is not asked.
+		 */
+		if (d->o.symfs != NULL && d->o.symfs[0] != '\0')
+			dso = "[kernel.kallsyms]";
+		else
+			f.sym = fold_symsrc_kernel(d->ss, ip, &dso, NULL);
 		if (dso != NULL) {
 			f.dso = dso;
 			f.dsolen = strlen(dso);

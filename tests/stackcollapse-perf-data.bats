@@ -111,6 +111,24 @@ same() {
 	[[ "$output" == *"entry_SYSCALL_64_after_hwframe_[k];do_syscall_64_[k]"* ]]
 }
 
+@test "samples without a call graph: one frame each" {
+	same nocallchain --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/nocallchain.data"
+	[[ "$output" == *"shlib;local_loop "* ]]
+}
+
+@test "most sample fields (ADDR CPU RAW READ REGS_USER WEIGHT DATA_SRC ...) walked" {
+	same allfields --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/allfields.data"
+	[[ "$output" == *"main;fk_hash"* ]]
+}
+
+@test "a tracepoint beside cpu-clock: no event name, counts 1, never filtered" {
+	same tracepoint --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/tracepoint.data"
+	[[ "$output" == *";schedule;__schedule "* ]]
+}
+
 @test "pipe mode (perf record -o -), binaries found with --symfs" {
 	same pipe --symfs "$D/symfs"
 	run sc --symfs "$D/symfs" "$D/pipe.data"

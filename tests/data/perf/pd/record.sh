@@ -44,6 +44,10 @@ rec stripped -F 499 -g -- $w/stripped 8000
 rec fork -F 999 -g -- $w/fkparent $w/fkchild 8
 rec events2 -F 499 -g -e cpu-clock -e task-clock -- $w/minidb -n 30
 rec jit -F 499 -g -- $w/minidb -j -n 60
+rec nocallchain -F 499 -- $w/shlib 800
+rec allfields -F 499 -g -d -T --sample-cpu --phys-data --data-page-size \
+	--code-page-size -W -R --sample-identifier -s --user-regs=ip,sp -- $w/shlib 800
+rec tracepoint -F 499 -g -e cpu-clock -e sched:sched_switch -- $w/minidb -u 100 -n 30
 rec kernel -F 999 -a -g --synth=task --kernel-callchains -e cpu-clock:k -- $w/minidb -s -n 10
 perf record -q -F 99 --call-graph dwarf,512 -o "$here/refuse-dwarf.data" \
 	-- $w/shlib 300 > /dev/null
@@ -77,7 +81,7 @@ mv $w $w.away
 for f in "$here"/*.data; do
 	case $f in */refuse-*) continue ;; esac
 	perf --buildid-dir "$cache" script --no-demangle -i "$f" 2> /dev/null
-done | awk '/\(\[kernel\.kallsyms\]\)$/ { s = $2; sub(/\+0x[0-9a-f]+$/, "", s); print s }' |
+done | awk '/\(\[kernel\.kallsyms\]\)$/ { s = $(NF - 1); sub(/\+0x[0-9a-f]+$/, "", s); print s }' |
 	sort -u > "$w.syms"
 awk -v want="$w.syms" 'BEGIN { while ((getline l < want) > 0) need[l] = 1 }
 	{ line[NR] = $0; name[NR] = $3 }
