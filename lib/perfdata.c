@@ -80,6 +80,7 @@ enum {
 #define MISC_MMAP_BUILD_ID	(1U << 14)
 #define MISC_BUILD_ID_SIZE	(1U << 15)
 #define MISC_FORK_EXEC	(1U << 13)
+#define MISC_MMAP_DATA	(1U << 13)
 
 /* callchain context markers */
 #define CTX_HV		((uint64_t)-32)
@@ -190,7 +191,7 @@ struct fent {
 	uint32_t fid;
 };
 #define FCACHE_BITS 12
-#define FCACHE_MAX (1U << 22)
+#define FCACHE_MAX (1U << 20)
 
 /* ---- the reader's state ------------------------------------------------ */
 
@@ -800,6 +801,8 @@ do_mmap(struct fold_perfdata *d, const unsigned char *r, size_t size,
 	start = r64(d, r + 16);
 	len = r64(d, r + 24);
 	pgoff = r64(d, r + 32);
+	if (!v2 && (misc & MISC_MMAP_DATA))
+		prot = 0;	/* a data map (perf record -d) */
 	if (v2) {
 		prot = r32(d, r + 64);
 		if (misc & MISC_MMAP_BUILD_ID) {
