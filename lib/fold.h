@@ -740,6 +740,7 @@ void fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
     const char *name, const char *module, int bind, int type);
 void fold_syms_done(struct fold_syms *t, int kind);
 void fold_syms_own(struct fold_syms *t, void *p);
+void fold_syms_reserve(struct fold_syms *t, size_t n);	/* room for n */
 const char *fold_syms_find(const struct fold_syms *t, uint64_t addr,
     uint64_t *start, const char **module);
 size_t fold_syms_count(const struct fold_syms *t);
@@ -750,6 +751,8 @@ void fold_syms_free(struct fold_syms *t);
 /* /proc/kallsyms: "ADDR TYPE NAME [\t[MODULE]]"; functions only (t, T,
  * w, W), as perf keeps them. */
 struct fold_syms *fold_syms_kallsyms(const char *buf, size_t n);
+/* The same, taking buf (from malloc, n + 1 bytes) instead of a copy. */
+struct fold_syms *fold_syms_kallsyms_own(char *buf, size_t n);
 /* /tmp/perf-PID.map: "START SIZE NAME" (hex, NAME to the end of line). */
 struct fold_syms *fold_syms_permap(const char *buf, size_t n);
 

@@ -513,8 +513,8 @@ slurp(const char *path, size_t *len)
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return NULL;
 	for (;;) {
-		fold_grow(&buf, &cap, n + (1 << 20), 1);
-		r = read(fd, buf + n, cap - n);
+		fold_grow(&buf, &cap, n + (1 << 20) + 1, 1);
+		r = read(fd, buf + n, cap - n - 1);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -621,8 +621,7 @@ load_kernel(struct fold_symsrc *s)
 	 * distance between the reference symbol here and as recorded */
 	if (s->has_kref && kallsyms_addr(buf, n, s->kref, &at))
 		s->kdelta = s->kref_addr - at;
-	s->k = fold_syms_kallsyms(buf, n);
-	free(buf);
+	s->k = fold_syms_kallsyms_own(buf, n);
 }
 
 const char *
