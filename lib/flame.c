@@ -366,6 +366,8 @@ struct fold_flame {
 	uint32_t *colors;	/* per frame id: rgb | 1 << 24 once known */
 	size_t ccap;
 	uint64_t rs;		/* --random state */
+	unsigned char *waker;	/* chain palette: per node, its name had
+				   _[w] appended by prepare() */
 };
 
 void
@@ -488,7 +490,11 @@ prepare(struct fold_flame *f, const char *s, size_t len, size_t *outlen)
 	size_t k, o = 0, fl, seg;
 	const char *p;
 
-	if (f->o.reverse) {
+	/* Empty frames at the end are no frames, as Perl's split() drops
+	 * them in flamegraph.pl: "a;b;" is "a;b". */
+	while (len > 0 && s[len - 1] == ';')
+		len--;
+	if (f->o.reverse && len > 0) {
 		fold_grow(&f->buf, &f->bufcap, len + 1, 1);
 		k = len;
 		for (;;) {
@@ -503,6 +509,9 @@ prepare(struct fold_flame *f, const char *s, size_t len, size_t *outlen)
 		}
 		s = f->buf;
 		len = o;
+		/* ";a;b" reversed is "b;a;": that empty frame goes too */
+		while (len > 0 && s[len - 1] == ';')
+			len--;
 	}
 	if (f->o.palette == FOLD_PAL_CHAIN && (p = NULL,
 	    contains(s, len, ";--;"))) {
@@ -549,15 +558,20 @@ fold_flame_add(struct fold_flame *f, const struct fold_sample *smp)
 	struct node *leaf;
 	uint32_t parent;
 
-	keep = fold_stackids_diff(&f->sids, stack, len);
-	ids = fold_stackids_push(&f->sids, stack, len, &n);
-	fold_grow(&f->path, &f->pathcap, n, sizeof(*f->path));
-	for (k = keep; k < n; k++) {
-		parent = k == 0 ? 0 : f->path[k - 1];
-		f->path[k] = f->o.flamechart ? newnode(f, parent, ids[k]) :
-		    child(f, parent, ids[k]);
+	if (len == 0)		/* only empty frames (";;"): the root's */
+		leaf = &f->nodes[0];
+	else {
+		keep = fold_stackids_diff(&f->sids, stack, len);
+		ids = fold_stackids_push(&f->sids, stack, len, &n);
+		fold_grow(&f->path, &f->pathcap, n, sizeof(*f->path));
+		for (k = keep; k < n; k++) {
+			parent = k == 0 ? 0 : f->path[k - 1];
+			f->path[k] = f->o.flamechart ?
+			    newnode(f, parent, ids[k]) :
+			    child(f, parent, ids[k]);
+		}
+		leaf = &f->nodes[f->path[n - 1]];
 	}
-	leaf = &f->nodes[f->path[n - 1]];
 	if (fold_num_add(&leaf->self, smp->count) != 0)
 		fold_die(1, "sum of counts larger than 18446744073709551615");
 	if (smp->diff)
@@ -579,6 +593,7 @@ fold_flame_free(struct fold_flame *f)
 	free(f->path);
 	free(f->buf);
 	free(f->colors);
+	free(f->waker);
 	free(f);
 }
 
@@ -589,11 +604,42 @@ static struct fold_flame *sortf;
 static int
 byname(const void *pa, const void *pb)
 {
-	const struct node *a = &sortf->nodes[*(const uint32_t *)pa];
-	const struct node *b = &sortf->nodes[*(const uint32_t *)pb];
+	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+	struct fold_str a = fold_intern_str(&sortf->names, sortf->nodes[ia].name);
+	struct fold_str b = fold_intern_str(&sortf->names, sortf->nodes[ib].name);
 
-	return fold_strcmp(fold_intern_str(&sortf->names, a->name),
-	    fold_intern_str(&sortf->names, b->name));
+	/* siblings in the order of the names as the input spells them */
+	if (sortf->waker != NULL) {
+		a.len -= sortf->waker[ia] ? 4 : 0;
+		b.len -= sortf->waker[ib] ? 4 : 0;
+	}
+	return fold_strcmp(a, b);
+}
+
+/* Chain palette: which nodes' names prepare() marked with _[w], those
+ * below a "--" frame other than "--" itself; for byname(). */
+static void
+mark_wakers(struct fold_flame *f)
+{
+	struct node *nd = f->nodes;
+	unsigned char *below = xcalloc(f->nnodes, 1);
+	size_t i;
+	struct fold_str pn, nm;
+
+	f->waker = xcalloc(f->nnodes, 1);
+	for (i = 1; i < f->nnodes; i++) {
+		uint32_t p = nd[i].parent;
+
+		if (p != 0) {
+			pn = fold_intern_str(&f->names, nd[p].name);
+			below[i] = below[p] ||
+			    (pn.len == 2 && memcmp(pn.s, "--", 2) == 0);
+		}
+		nm = fold_intern_str(&f->names, nd[i].name);
+		f->waker[i] = below[i] && !(nm.len == 2 &&
+		    memcmp(nm.s, "--", 2) == 0) && nm.len >= 4;
+	}
+	free(below);
 }
 
 /* Children lists in creation order, totals, and (unless flamechart) the
@@ -616,6 +662,8 @@ build(struct fold_flame *f)
 		fold_num_add(&nd[nd[i].parent].total, nd[i].total);
 	if (f->o.flamechart)
 		return;
+	if (f->o.palette == FOLD_PAL_CHAIN)
+		mark_wakers(f);
 	sortf = f;
 	for (i = 0; i < f->nnodes; i++) {
 		if (nd[i].child == NONE || nd[nd[i].child].next == NONE)
@@ -1050,7 +1098,9 @@ frame(struct writer *w, const struct node *n)
 		name = fold_intern_str(&w->f->names, n->name);
 	shown = fold_strip_annotation(name.s, name.len);
 	x1 = 10 + n->start * w->wpt;
-	x2 = 10 + (n->start + fold_num_dbl(n->total)) * w->wpt;
+	/* the root spans the total, or --total when larger */
+	x2 = 10 + (n->name == NONE ? w->timemax :
+	    n->start + fold_num_dbl(n->total)) * w->wpt;
 	if (!o->inverted) {
 		y1 = w->imgh - w->ypad2 - (depth + 1) * o->frameheight + 1;
 		y2 = w->imgh - w->ypad2 - depth * o->frameheight;

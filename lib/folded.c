@@ -45,6 +45,25 @@ has_dot(const char *s, size_t len)
 	return memchr(s, '.', len) != NULL;
 }
 
+/*
+ * The end of the stack before the blanks that end at line[cnt] (a count
+ * starts there).  A stack that ends in ';' before two or more blanks has a
+ * last frame of blanks, all of them but the one before the count: that is
+ * how flamegraph.pl and the Perl one-liners (/^(.*)\s+(\d+)$/) read
+ * "a;b;  3", and how collapsers write a frame whose name is a blank.
+ */
+static size_t
+stack_end(const char *line, size_t cnt)
+{
+	size_t end = cnt;
+
+	while (end > 0 && isblank_(line[end - 1]))
+		end--;
+	if (end > 0 && line[end - 1] == ';' && cnt - end >= 2)
+		return cnt - 1;
+	return end;
+}
+
 int
 fold_parse_line(const char *line, size_t len, struct fold_sample *s)
 {
@@ -62,9 +81,7 @@ fold_parse_line(const char *line, size_t len, struct fold_sample *s)
 	if (k == 0)
 		return FOLD_EEMPTY;
 	s->frac = has_dot(line + k, len - k);
-	end = k;
-	while (end > 0 && isblank_(line[end - 1]))
-		end--;
+	end = stack_end(line, k);
 	if (end == 0)
 		return FOLD_EEMPTY;
 	/* STACK OLD NEW: a second count before the first. */
@@ -74,9 +91,7 @@ fold_parse_line(const char *line, size_t len, struct fold_sample *s)
 		;
 	if (st > 0 && st < end && isblank_(line[st - 1]) &&
 	    count_at(line + st, end - st, &s->old) == FOLD_OK) {
-		k = st;
-		while (k > 0 && isblank_(line[k - 1]))
-			k--;
+		k = stack_end(line, st);
 		if (k > 0) {
 			s->diff = 1;
 			s->frac |= has_dot(line + st, end - st);

@@ -1081,6 +1081,50 @@ hc_set(char **b, size_t *n, size_t *cap, const char *s, size_t len)
 }
 
 /*
+ * A frame line "ADDR SYMBOL (MODULE)" or "ADDR SYMBOL" whose address is hex
+ * and whose symbol stands apart from it: not one that parse_frame() takes
+ * only by the reference regex's backtracking ("add (/tmp/prog)").
+ */
+static int
+whole_frame(const char *t, size_t n)
+{
+	struct frame f;
+
+	return parse_frame(t, n, &f) && allof(f.addr, f.alen, ishex_) &&
+	    f.sym > f.addr + f.alen;
+}
+
+/*
+ * Is an indented line that parse_hdr() reads as "COMM PID[/TID] ..." a
+ * header?  Its first word looks like an address, so it may as well be a
+ * frame line ("7f00aa 1234 (/tmp/perf-1234.map)": a symbol of digits).  It
+ * is decided by what follows the pid/tid at t[r], as perf script prints
+ * headers: a [CPU] or TIME: field, an EVENT:, a PERIOD and EVENT:, a header
+ * that ends in EVENT:, a bare PERIOD, a one-line sample's frame, or nothing
+ * (-F comm,tid), which is a header only outside a sample.
+ */
+static int
+header_tail(const struct fold_perf_st *st, const char *t, size_t n, size_t r)
+{
+	size_t e1, s2, e2, ev, el, pp, pl;
+
+	if (r >= n)
+		return st->state != S_SAMPLE;
+	if (cpu_or_time(t, n, r) || parse_event(t, n, &ev, &el, &pp, &pl))
+		return 1;
+	e1 = token(t, n, r);
+	if (t[e1 - 1] == ':')
+		return 1;
+	if (allof(t + r, e1 - r, isdig_)) {
+		s2 = skipws(t, n, e1);
+		e2 = token(t, n, s2);
+		if (s2 == n || (e2 > s2 && t[e2 - 1] == ':'))
+			return 1;
+	}
+	return whole_frame(t + r, n - r);
+}
+
+/*
  * Remember the header t, parsed by header() into a sample (or a dropped
  * one: want 0): the time field at t[ta], the period at t[pp..+pl) (pl 0:
  * none) right after the time field and its blanks at t[r].
@@ -1202,17 +1246,10 @@ header(struct fold_perf *p, const char *t, size_t n, int blank)
 		st->state = S_NONE;	/* not a sample: no effect */
 		return 1;
 	}
-	if (blank) {	/* a frame line is not a header (see classify) */
-		e1 = token(t, n, 0);
-		if (allof(t, e1, ishex_)) {
-			s2 = skipws(t, n, e1);
-			e2 = s2;
-			while (e2 < n && (isdig((unsigned char)t[e2]) || t[e2] == '/'))
-				e2++;
-			if (e2 == s2 || (e2 < n && !isws((unsigned char)t[e2])))
-				return 0;
-		}
-	}
+	/* an indented line that starts with an address may be a frame line */
+	if (blank && allof(t, token(t, n, 0), ishex_) &&
+	    !header_tail(st, t, n, h.rest))
+		return 0;
 	if (st->state == S_SAMPLE)	/* no blank line before: ends it */
 		commit(p);
 	if (parse_event(t, n, &ev, &el, &pp, &pl)) {
@@ -1242,7 +1279,8 @@ header(struct fold_perf *p, const char *t, size_t n, int blank)
 		evl = e1 - r - 1;
 		r = s2;
 	} else if (allof(t + r, e1 - r, isdig_) && e2 > s2 &&
-	    (t[e2 - 1] == ':' || (allof(t + s2, e2 - s2, ishex_) && e3 < n))) {
+	    (t[e2 - 1] == ':' || (allof(t + s2, e2 - s2, ishex_) &&
+	    whole_frame(t + s2, n - s2)))) {
 		per = r;
 		perl = e1 - r;
 		if (t[e2 - 1] == ':') {

@@ -74,6 +74,61 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	[ "$order" = "Zed a foo foo.b foo::x " ]
 }
 
+@test "empty frames: none at the end (a;b; is a;b), a box elsewhere (a;;b)" {
+	# the SVG itself: svg-frames does not see boxes with empty names
+	titles() { boxes | grep -o '<title>[^<]*</title><rect x="[^"]*" y="[^"]*"' | tr '\n' '|'; }
+	run fg < <(printf 'a;b; 1\n')
+	xml_ok
+	[ "$(titles <<< "$output")" = '<title>all (1 samples, 100%)</title><rect x="10" y="69"|<title>a (1 samples, 100.00%)</title><rect x="10" y="53"|<title>b (1 samples, 100.00%)</title><rect x="10" y="37"|' ]
+	[ "$(fg < <(printf 'a;b;;; 1\n') | titles)" = "$(titles <<< "$output")" ]
+	# --reverse: b sits on the root, a above it, nothing else
+	run fg --reverse < <(printf 'a;b; 1\n')
+	[ "$(titles <<< "$output")" = '<title>all (1 samples, 100%)</title><rect x="10" y="69"|<title>b (1 samples, 100.00%)</title><rect x="10" y="53"|<title>a (1 samples, 100.00%)</title><rect x="10" y="37"|' ]
+	# an empty frame in the middle or first is a box with an empty name
+	run fg < <(printf 'a;;b 1\n')
+	xml_ok
+	[ "$(titles <<< "$output")" = '<title>all (1 samples, 100%)</title><rect x="10" y="85"|<title>a (1 samples, 100.00%)</title><rect x="10" y="69"|<title> (1 samples, 100.00%)</title><rect x="10" y="53"|<title>b (1 samples, 100.00%)</title><rect x="10" y="37"|' ]
+	run fg < <(printf ';a 1\n')
+	[[ "$(titles <<< "$output")" == *'<title> (1 samples, 100.00%)</title><rect x="10" y="53"|<title>a '* ]]
+	# ... except first with --reverse, as flamegraph.pl (reversed, it is last)
+	run fg --reverse < <(printf ';a 1\n')
+	[ "$(titles <<< "$output")" = '<title>all (1 samples, 100%)</title><rect x="10" y="53"|<title>a (1 samples, 100.00%)</title><rect x="10" y="37"|' ]
+	# ';' then two blanks: a last frame of one blank, as flamegraph.pl
+	# reads it (the Java captures hold such frames)
+	run fg < <(printf 'a;b;  3\n')
+	[[ "$(titles <<< "$output")" == *'<title>b (3 samples, 100.00%)</title><rect x="10" y="53"|<title>  (3 samples, 100.00%)</title><rect x="10" y="37"|' ]]
+	# only empty frames: the count goes to the root
+	run --separate-stderr fg < <(printf 'a 1\n;; 2\n')
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(rect_attr width a <<< "$output")" = 393.3 ]
+	[ "$(rect_attr x a <<< "$output")" = 796.7 ]
+}
+
+@test "CRLF input is read like LF input" {
+	run fg --hash < <(printf 'a;b 3\r\na;c 2\r\n')
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(fg --hash < <(printf 'a;b 3\na;c 2\n'))" ]
+}
+
+@test "a count with no stack (' 2') is skipped and reported, not added to the root" {
+	run --separate-stderr fg < <(printf 'a 3\n 2\n')
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "flamegraph-svg: <stdin>:2: no stack before the count (1 invalid line skipped)" ]
+	[[ "$output" == *'<title>all (3 samples, 100%)</title>'* ]]
+	[ "$(rect_attr width a <<< "$output")" = 1180 ]
+}
+
+@test "one-count lines among two-count lines: differential, no change for them" {
+	run fg < <(printf 'a 1\nb 1 2\n')
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'<title>a (1 samples, 33.33%; 0.00%)</title>'* ]]
+	[[ "$output" == *'<title>b (2 samples, 66.67%; +33.33%)</title>'* ]]
+	[ "$(rect_attr fill a <<< "$output")" = "rgb(255,255,255)" ]
+	[ "$(rect_attr fill b <<< "$output")" = "rgb(255,0,0)" ]
+	[ "$(rect_attr width b <<< "$output")" = 786.7 ]
+}
+
 @test "input order does not matter; identical stacks are summed" {
 	run fg "$FG/minieth.folded"
 	sorted=$output
@@ -266,6 +321,18 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	[[ "$(fg --colors chain < <(printf 'a 1\n'))" == *'stop-color="#e0e0ff"'* ]]
 }
 
+@test "chain palette: siblings after -- in the order of their names as written" {
+	run fg --hash --colors chain < <(printf 'x;--;b 1\nx;--;b_Z 1\n')
+	xml_ok
+	[ "$(rect_attr x b <<< "$output")" = 10 ]
+	[ "$(rect_attr x b_Z <<< "$output")" = 600 ]
+	# deeper, and with "--" among the siblings ("-" < "b")
+	run fg --hash --colors chain < <(printf 'x;--;w;b 1\nx;--;w;b_Z 1\nx;--;w;-- 2\n')
+	[ "$(boxes <<< "$output" | grep -o '<title>[^ ]*' | tr '\n' ' ')" = '<title>all <title>x <title>-- <title>w <title>-- <title>b <title>b_Z ' ]
+	[ "$(rect_attr x b <<< "$output")" = 600 ]
+	[ "$(rect_attr x b_Z <<< "$output")" = 895 ]
+}
+
 @test "--bgcolors, and the default background by palette" {
 	bg() { fg "$@" < <(printf 'a 1\n') | grep -o 'stop-color="[^"]*"' | tr '\n' ' '; }
 	[ "$(bg)" = 'stop-color="#eeeeee" stop-color="#eeeeb0" ' ]
@@ -317,7 +384,17 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 
 @test "--total (when larger) scales the graph; a smaller one is ignored with a warning" {
 	run fg --total 400 < <(printf 'a 100\n')
-	[[ "$output" == *'<title>all (100 samples, 25.00%)</title><rect x="10" y="53" width="295" '* ]]
+	# the root spans the whole width (flamegraph.pl's); its title keeps
+	# the real count and share
+	[[ "$output" == *'<title>all (100 samples, 25.00%)</title><rect x="10" y="53" width="1180" '* ]]
+	[[ "$output" == *'<title>a (100 samples, 25.00%)</title><rect x="10" y="37" width="295" '* ]]
+	run fg --total 10 < <(printf 'a 5\n')
+	[ "$(rect_attr width all <<< "$output")" = 1180 ]
+	[ "$(rect_attr width a <<< "$output")" = 590 ]
+	run fg --total 10 --inverted < <(printf 'a 5\n')
+	[ "$(rect_attr width all <<< "$output")" = 1180 ]
+	run fg --total 10 --flamechart < <(printf 'a 5\n')
+	[ "$(rect_attr width all <<< "$output")" = 1180 ]
 	run --separate-stderr fg --total 50 < <(printf 'a 100\n')
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"less than the actual total"* ]]
@@ -539,4 +616,29 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	"$TESTBIN/xmlcheck" < "$BATS_TEST_DIRNAME/../examples/minieth.svg"
 	diff <("$BIN/flamegraph-svg" --title "minieth: replaying blocks" "$FG/minieth.folded") \
 		"$BATS_TEST_DIRNAME/../examples/minieth.svg" > /dev/null
+}
+
+@test "flamegraph.pl's reference drawings: the same frames and fills (where the shared data is beside the project)" {
+	C=${FOLDKIT_CONFORMANCE:-$BATS_TEST_DIRNAME/../../shared/conformance/flamegraph-pl}
+	S=$C/../../bin/svg-frames
+	[ -d "$C/svg" ] && [ -x "$S" ] && command -v perl >/dev/null ||
+		skip "no reference drawings at $C (set FOLDKIT_CONFORMANCE)"
+	R=$C/test/results/perf-vertx-stacks-01-collapsed-all.txt
+	cmp() {	# REF.svg [--icicle] -- flamegraph-svg ARGS < input
+		local ref=$1 ic=
+		shift
+		[ "$1" = --icicle ] && { ic=--icicle; shift; }
+		fg "$@" > "$BATS_TEST_TMPDIR/ours.svg"
+		run "$S" --compare --fill $ic "$C/svg/$ref" "$BATS_TEST_TMPDIR/ours.svg"
+		[[ "${lines[-1]}" == *" passed, 0 failed" ]] || fail "$ref: ${lines[-1]}"
+	}
+	zcat "$C/example-perf-stacks-collapsed.txt.gz" > "$BATS_TEST_TMPDIR/ex.folded"
+	cmp example-perf-stacks.svg --hash "$BATS_TEST_TMPDIR/ex.folded"
+	cmp example-perf-stacks-default-colors.svg "$BATS_TEST_TMPDIR/ex.folded"
+	cmp example-perf-stacks-w800-min0.5pct.svg --hash --width 800 --minwidth 0.5% "$BATS_TEST_TMPDIR/ex.folded"
+	cmp java-all-java-palette.svg --colors java "$C/test/results/perf-java-stacks-01-collapsed-all.txt"
+	cmp vertx-all.svg --hash "$R"
+	cmp vertx-all-reverse.svg --hash --reverse "$R"
+	cmp vertx-all-inverted.svg --icicle --hash --inverted "$R"
+	cmp vertx-all-flamechart.svg --hash --flamechart "$R"
 }

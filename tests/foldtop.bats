@@ -79,6 +79,17 @@ ft() { "$BIN/foldtop" "$@"; }
 	[ "${lines[1]}" = $'3\t42.8571\t100.0000\t3\t42.8571\tb' ]
 }
 
+@test "a stack ending in ';' before two blanks has a last frame of one blank (folded(5))" {
+	run --separate-stderr ft --format tsv --no-header < <(printf 'a;b;  3\na;b;\t\t4\na;b 1\n')
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${lines[0]}" = $'4\t50.0000\t50.0000\t4\t50.0000\t\\t' ]
+	[ "${lines[1]}" = $'3\t37.5000\t87.5000\t3\t37.5000\t ' ]
+	# with one blank, the empty last frame is an empty name
+	run ft --format tsv --no-header < <(printf 'a;b; 3\n')
+	[ "${lines[0]}" = $'3\t100.0000\t100.0000\t3\t100.0000\t' ]
+}
+
 @test "a line over 64 MiB is read whole" {
 	big=$BATS_TEST_TMPDIR/big.folded
 	{ printf 'root;'; head -c 67200000 /dev/zero | tr '\0' 'x'; printf ';leaf 7\nroot;other 3\n'; } > "$big"

@@ -108,6 +108,68 @@ sample() {
 	[[ "$output" == *"minidb;_IO_default_xsputn 6"* ]]
 }
 
+# ---- command names and symbols that look like hex numbers ------------------
+
+@test "fix: a right-aligned header whose comm starts with a hex word (C2 CompilerThre)" {
+	run --separate-stderr sc <<< '  C2 CompilerThre 24637 [002] 4794564.109216:   10101010 cpu-clock:      7f3b2c4d5e6f Compile::Optimize+0x2f (/usr/lib/jvm/java-17/lib/server/libjvm.so)'
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$output" = "C2_CompilerThre;Compile::Optimize 10101010" ]
+	# with a call chain after it, the whole sample is kept
+	run --separate-stderr sc <<< $'  DB Pool 4563/4570 [001] 5.500000:   7 cycles:\n\t  401136 add (/tmp/prog)\n\t  4011a6 main (/tmp/prog)\n'
+	[ -z "$stderr" ]
+	[ "$output" = "DB_Pool;main;add 7" ]
+	# -F comm,tid with a hex-looking comm: a header outside a sample
+	run --separate-stderr sc <<< $'            beef  4563\n\t  401136 add (/tmp/prog)\n\t  4011a6 main (/tmp/prog)\n'
+	[ "$output" = "beef;main;add 1" ]
+}
+
+@test "fix: one-line samples without an event: an all-decimal address is an address" {
+	run --separate-stderr sc <<< '            prog  4563            401136 add (/tmp/prog)'
+	[ -z "$stderr" ]
+	[ "$output" = "prog;add 1" ]
+	run --separate-stderr sc <<< '            prog  4563 12345.678901:            401136 add (/tmp/prog)'
+	[ "$output" = "prog;add 1" ]
+	run --separate-stderr sc <<< '  ab cd 4563 [001]      401136 add (/tmp/prog)'
+	[ "$output" = "ab_cd;add 1" ]
+	# a period before the address still is one
+	run --separate-stderr sc <<< '  ab cd 4563   100   401136 fade (/tmp/prog)'
+	[ "$output" = "ab_cd;fade 100" ]
+	run --separate-stderr sc <<< '  ab cd 4563 [001]   10101 cpu-clock:      401136 add (/tmp/prog)'
+	[ "$output" = "ab_cd;add 10101" ]
+}
+
+@test "fix: an indented frame line whose symbol is only digits is a frame" {
+	run --separate-stderr sc <<< $'node 1234 1.5: cycles:\n\t    7f00aa 1234 (/tmp/perf-1234.map)\n\t    7f00bb main (/usr/bin/node)\n'
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$output" = "node;main;1234 1" ]
+	# without a module, and a symbol shaped like pid/tid
+	run --separate-stderr sc <<< $'node 1234 1.5: cycles:\n\t    7f00aa 1234\n\t    7f00ab 12/34 (/tmp/perf-1234.map)\n\t    7f00bb main (/usr/bin/node)\n'
+	[ -z "$stderr" ]
+	[ "$output" = "node;main;12/34;1234 1" ]
+}
+
+@test "fix: recorded captures of hex-looking comms and symbols, every -F set" {
+	# examples/workload/hexnames.c: threads "C2 CompilerThre", "DB Pool",
+	# "ab cd"; functions add() and fade() at all-decimal addresses
+	for f in nocg nocg-comm-tid-ip-sym-dso nocg-comm-tid-time-ip-sym-dso \
+	    nocg-comm-tid-cpu-ip-sym-dso nocg-comm-tid-period-event-ip-sym-dso \
+	    nocg-comm-pid-tid-event-ip-sym-dso cg cg-comm-tid-ip-sym-dso \
+	    cg-comm-tid-cpu-period-event-ip-sym-dso; do
+		run --separate-stderr sc "$P/hexnames-$f.txt"
+		[ "$status" -eq 0 ] || fail "$f: status $status"
+		[ -z "$stderr" ] || fail "$f: $stderr"
+		golden "$P/hexnames-$f.collapsed" || fail "$f"
+		# every comm of the capture is a root, no symbol lost
+		[[ "$output" == *"C2_CompilerThre;"*"DB_Pool;"*"ab_cd;"* ]] || fail "$f: roots"
+		[[ "$output" != *";d "* ]] || fail "$f: misread address"
+	done
+	# one line per sample without a call chain: the counts add up
+	run --separate-stderr sc "$P/hexnames-nocg-comm-tid-ip-sym-dso.txt"
+	[ "$(awk '{ n += $NF } END { print n }' <<< "$output")" -eq 60 ]
+}
+
 @test "beyond: mmap/task event records have no effect" {
 	run --separate-stderr sc "$P/mmap-task-events.txt"
 	[ "$status" -eq 0 ]

@@ -35,6 +35,7 @@ what=${1:-all}
 
 mkdir -p "$REC_DIR" "$FX"
 MINIDB=$REC_DIR/minidb
+HEXNAMES=$REC_DIR/hexnames
 REPLAY=$CARGO_TARGET_DIR/release/minieth-replay
 
 # ---- build -----------------------------------------------------------------
@@ -43,6 +44,10 @@ build_minidb() {
 	# -O1 keeps the named functions as real calls; frame pointers make
 	# perf record -g (frame-pointer unwinding) give whole stacks.
 	$CC -O1 -g -fno-omit-frame-pointer -pthread -o "$MINIDB" "$SRC/minidb.c"
+}
+
+build_hexnames() {
+	$CC -O1 -g -fno-omit-frame-pointer -no-pie -pthread -o "$HEXNAMES" "$SRC/hexnames.c"
 }
 
 build_minieth() {
@@ -178,6 +183,24 @@ record_fixtures() {
 		"$REC_DIR/jit.pid" "$MINIDB"
 	scr jit >"$FX/jit-map.txt"
 	rm -f "/tmp/perf-$(cat "$REC_DIR/jit.pid").map"
+
+	# hexnames-*.txt: command names whose first word is all hex digits
+	# ("C2 CompilerThre", "DB Pool", "ab cd") and symbols that are
+	# (add, fade), at all-decimal addresses (no PIE); without a call chain
+	# (right-aligned one-line samples) and with one, under several -F sets;
+	# --sample-cpu so that -F cpu is allowed.
+	build_hexnames
+	rec hexnocg -F 499 --sample-cpu -- "$HEXNAMES"
+	rec hexcg -F 499 -g --sample-cpu -- "$HEXNAMES"
+	scr hexnocg | head -n 60 >"$FX/hexnames-nocg.txt"
+	for f in comm,tid,ip,sym,dso comm,tid,time,ip,sym,dso comm,tid,cpu,ip,sym,dso \
+	    comm,tid,period,event,ip,sym,dso comm,pid,tid,event,ip,sym,dso; do
+		scr hexnocg -F "$f" | head -n 60 >"$FX/hexnames-nocg-$(echo "$f" | tr , -).txt"
+	done
+	scr hexcg | first_samples 15 >"$FX/hexnames-cg.txt"
+	for f in comm,tid,ip,sym,dso comm,tid,cpu,period,event,ip,sym,dso; do
+		scr hexcg -F "$f" | first_samples 15 >"$FX/hexnames-cg-$(echo "$f" | tr , -).txt"
+	done
 
 	# Derived fixtures (not recorded; made from callchain-fp.txt).
 	# truncated.txt: cut in the middle of a frame line of a later sample.
