@@ -774,6 +774,9 @@ struct fold_syms *fold_syms_permap(const char *buf, size_t n);
  * before the first lookup; rt must outlive e.
  * fold_elf_vaddr(): the virtual address of file offset off, through the
  * PT_LOAD segment holding it (1), or 0 when no segment holds it.
+ * fold_elf_problem(): what was found wrong in the symbol table, once it is
+ * read (a static message: "symbol table past the end of the file", ...),
+ * or NULL; the symbols that could be read are used all the same.
  * fold_elf_buildid(): the GNU build id (its length, 0 if none; *id points
  * into the file).  fold_elf_has_symtab(), fold_elf_has_dynsym(): 1 if a
  * .symtab (.dynsym) section is present.
@@ -788,6 +791,7 @@ int fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr);
 void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
 const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
 size_t fold_elf_nsyms(struct fold_elf *e);
+const char *fold_elf_problem(struct fold_elf *e);
 void fold_elf_free(struct fold_elf *e);
 
 /*
@@ -799,7 +803,8 @@ void fold_elf_free(struct fold_elf *e);
  * $PERF_BUILDID_DIR, else $HOME/.debug).  Flags: FOLD_SYMSRC_QUIET.
  *
  * A file that cannot be used is reported once ("prog: path: why") unless
- * quiet, and its addresses resolve to NULL (perf prints [unknown]).
+ * quiet, and its addresses resolve to NULL (perf prints [unknown]); so is a
+ * damaged symbol table, when first read (its readable symbols are used).
  *
  * The order a user object is looked for, as perf: with a build id known for
  * its path, BUILDID_DIR/.build-id/xx/rest (xx: the id's first byte in hex,

@@ -44,7 +44,7 @@ struct fold_dso {
 	unsigned char bid[BIDMAX];
 	size_t bidlen;
 	int kind;
-	int loaded;
+	int loaded, checked;
 	struct fold_elf *syms, *rt;	/* rt may equal syms, or be NULL */
 	struct fold_syms *map;	/* perf map */
 };
@@ -445,7 +445,7 @@ const char *
 fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
     uint64_t pgoff, uint64_t addr, uint64_t *symstart)
 {
-	const char *name;
+	const char *name, *why;
 	uint64_t off, st;
 
 	if (!d->loaded) {
@@ -462,6 +462,12 @@ fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
 	}
 	if (d->syms == NULL)
 		return NULL;
+	if (!d->checked) {	/* indexes the table: report damage once */
+		d->checked = 1;
+		if ((why = fold_elf_problem(d->syms)) != NULL &&
+		    !(s->flags & FOLD_SYMSRC_QUIET))
+			fold_warn("%s: %s", d->path, why);
+	}
 	off = addr - start + pgoff;
 	if (s->last_dso == d && s->last_off == off) {
 		name = s->last_name;

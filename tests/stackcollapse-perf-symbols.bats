@@ -197,6 +197,26 @@ frames_at_least() {
 	[ "$output" = "1a8 three" ]
 }
 
+@test "a damaged symbol table is said once, and what can be read is used" {
+	# damaged-*.elf: the PIE with .symtab's offset past the end, and with
+	# every third symbol's name offset past its string table
+	run --separate-stderr "$SYMLOOKUP" elf "$SRC/elf/damaged-symtab.elf" 1139 11a0
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "symlookup: $SRC/elf/damaged-symtab.elf: symbol table past the end of the file" ]
+	golden <(printf '%s\n' '1139 [unknown]' '11a0 [unknown]')
+	run --separate-stderr "$SYMLOOKUP" elf "$SRC/elf/damaged-names.elf" 1139 11a0 1200
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "symlookup: $SRC/elf/damaged-names.elf: symbol name outside its string table" ]
+	golden <(printf '%s\n' '1139 __do_global_dtors_aux' '11a0 [unknown]' '1200 spin_alias')
+	# through the symbol sources: said once for the whole capture
+	fs=$BATS_TEST_TMPDIR/fs
+	mkdir -p "$fs$PROGDIR"
+	cp "$SRC/elf/damaged-names.elf" "$fs$PROGDIR/pie"
+	check_capture pie -s "$fs" -d "$EMPTY" -b "$SRC/pie.bid"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "symlookup: $PROGDIR/pie: symbol name outside its string table" ]
+}
+
 @test "build ids of any length (xxHash, 8 bytes) and ELF facts" {
 	run --separate-stderr "$SYMLOOKUP" info "$SRC/elf/powerpc-linux-gnu.elf"
 	[ "$status" -eq 0 ]

@@ -87,6 +87,8 @@ cmd_elf(int argc, char **argv)
 		return 2;
 	if ((e = fold_elf_open(argv[0], &why)) == NULL)
 		fold_die(1, "%s: %s", argv[0], why ? why : "cannot open");
+	if ((why = fold_elf_problem(e)) != NULL)
+		fold_warn("%s: %s", argv[0], why);
 	FOR_ADDRS(argc - 1, argv + 1, i, a, line) {
 		name = fold_elf_sym(e, a, NULL);
 		printf("%llx %s\n", a, name ? name : "[unknown]");
