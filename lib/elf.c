@@ -642,6 +642,16 @@ fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start)
 }
 
 const char *
+fold_elf_debuglink(struct fold_elf *e)
+{
+	struct shdr s;
+
+	if (find_sec(e, ".gnu_debuglink", 0, &s) == 0)
+		return NULL;
+	return sec_str(e, &s, 0);
+}
+
+const char *
 fold_elf_problem(struct fold_elf *e)
 {
 	if (!e->indexed)

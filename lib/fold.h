@@ -792,6 +792,8 @@ void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
 const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
 size_t fold_elf_nsyms(struct fold_elf *e);
 const char *fold_elf_problem(struct fold_elf *e);
+/* The file name in .gnu_debuglink (inside the file), or NULL. */
+const char *fold_elf_debuglink(struct fold_elf *e);
 void fold_elf_free(struct fold_elf *e);
 
 /*
@@ -806,10 +808,11 @@ void fold_elf_free(struct fold_elf *e);
  * quiet, and its addresses resolve to NULL (perf prints [unknown]); so is a
  * damaged symbol table, when first read (its readable symbols are used).
  *
- * The order a user object is looked for, as perf: with a build id known for
- * its path, BUILDID_DIR/.build-id/xx/rest (xx: the id's first byte in hex,
- * rest: the others), then SYMFS/usr/lib/debug/.build-id/xx/rest.debug; then
- * SYMFS/path.  A file whose build id differs from the known one is skipped.
+ * The order a user object is looked for is perf's (see symsrc.c): its
+ * .gnu_debuglink file, the build-id cache (BUILDID_DIR/.build-id/xx/rest,
+ * xx: the id's first byte in hex, rest: the others), /usr/lib/debug, then
+ * the recorded path; all but the cache under SYMFS.  A file whose build id
+ * differs from the known one is skipped.
  */
 enum { FOLD_SYMSRC_QUIET = 1 };
 struct fold_symsrc;

@@ -3,13 +3,17 @@
  * symbols are read from (in perf's order), each opened and indexed once.
  *
  * A user object (ELF) is looked for in these places, each prefixed with
- * --symfs except the build-id cache; with a build id known (recorded, or
- * read from the file at its path when none was recorded, as perf does):
- *   1. BUILDID_DIR/.build-id/xx/rest/elf   (the cached copy)
- *   2. BUILDID_DIR/.build-id/xx/rest/debug
- *   3. /usr/lib/debug/PATH.debug, /usr/lib/debug/PATH
- *   4. /usr/lib/debug/.build-id/xx/rest.debug
- *   5. PATH
+ * --symfs except the build-id cache; those with xx/rest need a build id
+ * (recorded, or read from the file at its path when none was recorded, as
+ * perf does):
+ *   1. the file named by PATH's .gnu_debuglink: the first that exists of
+ *      NAME (in the current directory: perf's order), DIR/NAME,
+ *      DIR/.debug/NAME, /usr/lib/debug/DIR/NAME (DIR: PATH's directory)
+ *   2. BUILDID_DIR/.build-id/xx/rest/elf   (the cached copy)
+ *   3. BUILDID_DIR/.build-id/xx/rest/debug
+ *   4. /usr/lib/debug/PATH.debug, /usr/lib/debug/PATH
+ *   5. /usr/lib/debug/.build-id/xx/rest.debug
+ *   6. PATH
  * A candidate whose build id differs from the known one is not used.  The
  * first with a .symtab gives the symbols; the first with a .dynsym gives
  * the program headers and the PLT (perf's syms_ss and runtime_ss); either
@@ -320,10 +324,47 @@ own_vdso(void)
 #endif
 }
 
+static int
+is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* perf's places for the debuglink file name (a copy, or NULL). */
+static char *
+debuglink_path(struct fold_symsrc *s, const char *path, const char *name)
+{
+	char *dir, *slash, *r = NULL;
+
+	dir = xstrdup(mkpath(s, s->symfs, path, "", ""));
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	if (is_file(name))
+		r = xstrdup(name);
+	else if (is_file(mkpath(s, dir, "/", name, "")) ||
+	    is_file(mkpath(s, dir, "/.debug/", name, "")))
+		r = xstrdup(s->buf);
+	else {
+		r = xstrdup(mkpath(s, "/usr/lib/debug", dir, "/", ""));
+		if (!is_file(mkpath(s, r, name, "", ""))) {
+			free(r);
+			r = NULL;
+		} else {
+			free(r);
+			r = xstrdup(s->buf);
+		}
+	}
+	free(dir);
+	return r;
+}
+
 static void
 load_elf(struct fold_symsrc *s, struct fold_dso *d)
 {
-	const char *cand[8], *why = NULL, *why_main = NULL;
+	const char *cand[8], *why = NULL, *why_main = NULL, *link;
+	char *p;
 	char *own[8];
 	int nc = 0, i, err = 0, err_main = 0;
 	struct fold_elf *e, *syms = NULL, *rt = NULL;
@@ -332,13 +373,17 @@ load_elf(struct fold_symsrc *s, struct fold_dso *d)
 	size_t n;
 	int vdso = strcmp(d->path, "[vdso]") == 0;
 
-	/* perf reads the build id at the path when none was recorded */
-	if (d->bidlen == 0 && !vdso) {
-		e = fold_elf_open(mkpath(s, s->symfs, d->path, "", ""), &why);
-		if (e != NULL && (n = fold_elf_buildid(e, &id)) > 0) {
+	/* perf reads the build id at the path when none was recorded, and
+	 * the path's debuglink */
+	if (!vdso && (e = fold_elf_open(mkpath(s, s->symfs, d->path, "", ""),
+	    &why)) != NULL) {
+		if (d->bidlen == 0 && (n = fold_elf_buildid(e, &id)) > 0) {
 			memcpy(d->bid, id, n);
 			d->bidlen = n;
 		}
+		if ((link = fold_elf_debuglink(e)) != NULL &&
+		    (p = debuglink_path(s, d->path, link)) != NULL)
+			cand[nc++] = p;
 		fold_elf_free(e);
 	}
 	if (d->bidlen > 0) {

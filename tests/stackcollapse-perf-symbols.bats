@@ -170,6 +170,24 @@ frames_at_least() {
 	[ "$status" -eq 0 ] || fail "$output"
 }
 
+@test "the .gnu_debuglink file comes first: DIR/.debug/NAME" {
+	command -v objcopy >/dev/null || skip "no objcopy"
+	fs=$BATS_TEST_TMPDIR/fs
+	mkdir -p "$fs$PROGDIR/.debug"
+	cd "$BATS_TEST_TMPDIR"
+	objcopy --only-keep-debug "$ROOT$PROGDIR/pie" pie.debug
+	strip -o stripped "$ROOT$PROGDIR/pie"
+	objcopy --add-gnu-debuglink=pie.debug stripped "$fs$PROGDIR/pie"
+	mv pie.debug "$fs$PROGDIR/.debug/"
+	check_capture pie -s "$fs" -d "$EMPTY" -b "$SRC/pie.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	# a debuglink file of another build is not used
+	cp "$ROOT$PROGDIR/nopie" "$fs$PROGDIR/.debug/pie.debug"
+	check_capture pie -s "$fs" -d "$EMPTY" -b "$SRC/pie.bid"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"spin_static (/tmp/foldkit-symsrc/pie): ours [unknown]"* ]]
+}
+
 @test "a file whose build id differs from the recorded one is not used, said once" {
 	fs=$BATS_TEST_TMPDIR/fs
 	mkdir -p "$fs$PROGDIR"
