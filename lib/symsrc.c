@@ -462,10 +462,19 @@ load_permap(struct fold_symsrc *s, struct fold_dso *d)
 	size_t n = 0, cap = 0;
 	ssize_t r;
 	int fd;
+	struct stat st;
 
 	if ((fd = open(d->path, O_RDONLY)) < 0) {
 		if (!(s->flags & FOLD_SYMSRC_QUIET))
 			fold_warn("%s: %s", d->path, strerror(errno));
+		return;
+	}
+	/* as perf: another user's map could name anything */
+	if (fstat(fd, &st) == 0 && st.st_uid != 0 && st.st_uid != geteuid()) {
+		if (!(s->flags & FOLD_SYMSRC_QUIET))
+			fold_warn("%s: not owned by the current user or root: "
+			    "not used", d->path);
+		close(fd);
 		return;
 	}
 	for (;;) {
