@@ -704,7 +704,8 @@ extern const char fold_flame_style[];
  *
  * Names are NUL-terminated and point into the mapped file or an arena of the
  * object that returned them: valid until that object is freed.  Nothing is
- * allocated per lookup; lookups are binary searches over sorted arrays.
+ * allocated per lookup; lookups are binary searches over sorted arrays (and,
+ * only where symbols overlap, a walk down a tree built as perf's).
  */
 
 /*
@@ -712,10 +713,9 @@ extern const char fold_flame_style[];
  * Symbols at the same address are reduced to one by perf's rules; a symbol
  * of size 0 ends where the next one starts.  fold_syms_find(): the symbol
  * holding addr (start <= addr < end, or addr == start for a symbol still
- * of size 0) or NULL; *start (may be NULL) is its
- * start.  *module (may be NULL) is set to the kallsyms module name
- * ("[ext4]") of that symbol, or NULL for the kernel itself and for other
- * tables.
+ * of size 0) or NULL; *start (may be NULL) is its start.  *module (may be
+ * NULL) is set to the kallsyms module name ("[ext4]") of that symbol, or
+ * NULL for the kernel itself and for other tables.
  */
 struct fold_syms;
 /*
@@ -748,8 +748,8 @@ void fold_syms_free(struct fold_syms *t);
 
 /* Text symbol files (ksyms.c).  The buffer is copied into the table; it
  * need not be NUL-terminated.  Lines that do not parse are skipped. */
-/* /proc/kallsyms: "ADDR TYPE NAME [\t[MODULE]]"; functions only (t, T,
- * w, W), as perf keeps them. */
+/* /proc/kallsyms: "ADDR TYPE NAME [\t[MODULE]]"; the types perf keeps (T,
+ * W, D, B, either case), not names starting with '$'. */
 struct fold_syms *fold_syms_kallsyms(const char *buf, size_t n);
 /* The same, taking buf (from malloc, n + 1 bytes) instead of a copy. */
 struct fold_syms *fold_syms_kallsyms_own(char *buf, size_t n);
@@ -798,7 +798,8 @@ void fold_elf_free(struct fold_elf *e);
 
 /*
  * All symbol sources of one run (symsrc.c).  Objects are found, opened and
- * indexed lazily, each once per run (keyed by path + build id).
+ * indexed lazily, each once per run (keyed by recorded path, with the build
+ * id recorded for it).
  *
  * fold_symsrc_new(): symfs is perf's --symfs (a prefix for every path; NULL
  * or "": none); buildid_dir is perf's --buildid-dir (NULL:
@@ -831,7 +832,10 @@ void fold_symsrc_buildid(struct fold_symsrc *s, const char *path,
  * The object of a recorded path, found or created (one hash lookup; nothing
  * is opened yet).  Keep the handle with the map: it is valid until
  * fold_symsrc_free().  A path /tmp/perf-PID.map is read as a perf map
- * (absolute addresses); "[vdso]" is looked up by build id only.
+ * (absolute addresses; not if another user than root owns it, as perf);
+ * "[vdso]" is read from the build-id cache, else from this process's own
+ * vDSO if its build id is the recorded one (or none was recorded).
+ * Pseudo paths ([heap], //anon, /memfd:..., /dev/zero) have no symbols.
  */
 struct fold_dso *fold_symsrc_dso(struct fold_symsrc *s, const char *path,
     size_t pathlen);
@@ -847,21 +851,23 @@ const char *fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *dso,
 const char *fold_symsrc_jit(struct fold_symsrc *s, long pid, uint64_t addr,
     uint64_t *symstart);
 /*
- * A kernel address: the symbol (or NULL) from kallsyms, as perf chooses it
- * (/proc/kallsyms when the running kernel has the recorded build id or none
- * is recorded, else BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms).  *dso (may be
- * NULL) is set to the name perf script prints as its dso: "[kernel.kallsyms]"
- * or the module's "[name]".
- */
-/*
  * The kernel's relocation as recorded: the kernel map's MMAP record is named
  * "[kernel.kallsyms]" followed by the reference symbol (e.g. "_text") and
  * has that symbol's address as pgoff.  Pass the name after
- * "[kernel.kallsyms]" and that address: kallsyms read from elsewhere is
- * shifted by the difference (KASLR), as perf does.  Optional.
+ * "[kernel.kallsyms]" and that address: the kernel's symbols (not the
+ * modules') in the kallsyms read are shifted by the difference (KASLR), as
+ * perf does.  Optional; call before the first kernel lookup.
  */
 void fold_symsrc_kernel_ref(struct fold_symsrc *s, const char *name,
     size_t namelen, uint64_t addr);
+/*
+ * A kernel address: the symbol (or NULL) from kallsyms, as perf chooses it
+ * (/proc/kallsyms when the running kernel has the recorded build id or none
+ * is recorded, else BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms; read once, at
+ * the first kernel lookup).  *dso (may be NULL) is set to the name perf
+ * script prints as its dso: "[kernel.kallsyms]", or the module's "[name]"
+ * from kallsyms' module column.
+ */
 const char *fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr,
     const char **dso, uint64_t *symstart);
 void fold_symsrc_free(struct fold_symsrc *s);
