@@ -63,6 +63,7 @@ struct fold_elf {
 	size_t nload;
 	uint64_t budget;	/* bytes left to scan for names, notes */
 	unsigned char *textsec;	/* per section: 0 unknown, 1 no, 2 "text" */
+	const char *problem;	/* the first thing found wrong, or NULL */
 	int symtab, dynsym;	/* has a .symtab, a .dynsym */
 	struct fold_elf *rt;	/* program headers and PLT from here */
 	int indexed;
@@ -484,12 +485,21 @@ load_symbols(struct fold_elf *e, struct fold_elf *rt)
 	if (find_sec(e, ".symtab", SHT_SYMTAB, &st) == 0 &&
 	    find_sec(e, ".dynsym", SHT_DYNSYM, &st) == 0)
 		return;
-	if ((d = sec_data(e, &st)) == NULL || st.link == 0 ||
-	    st.link >= e->shnum)
+	if (st.type == SHT_NOBITS)
 		return;
+	if ((d = sec_data(e, &st)) == NULL) {
+		e->problem = "symbol table past the end of the file";
+		return;
+	}
+	if (st.link == 0 || st.link >= e->shnum) {
+		e->problem = "symbol table without a string table";
+		return;
+	}
 	get_shdr(e, st.link, &str);
-	if (sec_data(e, &str) == NULL)
+	if (sec_data(e, &str) == NULL) {
+		e->problem = "string table past the end of the file";
 		return;
+	}
 	nsyms = (size_t)(st.size / esz);
 	for (i = 0; i < nsyms; i++) {
 		q = d + i * esz;
@@ -512,8 +522,13 @@ load_symbols(struct fold_elf *e, struct fold_elf *rt)
 		if (!label && type != STT_FUNC && type != STT_GNU_IFUNC &&
 		    type != STT_OBJECT)
 			continue;
-		if ((name = sec_str(e, &str, R32(e, q))) == NULL)
+		if ((name = sec_str(e, &str, R32(e, q))) == NULL) {
+			if (e->problem == NULL)
+				e->problem = e->budget == 0 ?
+				    "symbol names over the size limit" :
+				    "symbol name outside its string table";
 			continue;
+		}
 		if ((e->machine == EM_ARM || e->machine == EM_AARCH64) &&
 		    name[0] == '$' && name[1] != '\0' &&
 		    strchr("adtx", name[1]) != NULL &&
@@ -624,6 +639,24 @@ fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start)
 	if (!e->indexed)
 		build(e);
 	return fold_syms_find(e->syms, off, start, NULL);
+}
+
+const char *
+fold_elf_debuglink(struct fold_elf *e)
+{
+	struct shdr s;
+
+	if (find_sec(e, ".gnu_debuglink", 0, &s) == 0)
+		return NULL;
+	return sec_str(e, &s, 0);
+}
+
+const char *
+fold_elf_problem(struct fold_elf *e)
+{
+	if (!e->indexed)
+		build(e);
+	return e->problem;
 }
 
 size_t

@@ -704,7 +704,8 @@ extern const char fold_flame_style[];
  *
  * Names are NUL-terminated and point into the mapped file or an arena of the
  * object that returned them: valid until that object is freed.  Nothing is
- * allocated per lookup; lookups are binary searches over sorted arrays.
+ * allocated per lookup; lookups are binary searches over sorted arrays (and,
+ * only where symbols overlap, a walk down a tree built as perf's).
  */
 
 /*
@@ -712,10 +713,9 @@ extern const char fold_flame_style[];
  * Symbols at the same address are reduced to one by perf's rules; a symbol
  * of size 0 ends where the next one starts.  fold_syms_find(): the symbol
  * holding addr (start <= addr < end, or addr == start for a symbol still
- * of size 0) or NULL; *start (may be NULL) is its
- * start.  *module (may be NULL) is set to the kallsyms module name
- * ("[ext4]") of that symbol, or NULL for the kernel itself and for other
- * tables.
+ * of size 0) or NULL; *start (may be NULL) is its start.  *module (may be
+ * NULL) is set to the kallsyms module name ("[ext4]") of that symbol, or
+ * NULL for the kernel itself and for other tables.
  */
 struct fold_syms;
 /*
@@ -740,6 +740,7 @@ void fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
     const char *name, const char *module, int bind, int type);
 void fold_syms_done(struct fold_syms *t, int kind);
 void fold_syms_own(struct fold_syms *t, void *p);
+void fold_syms_reserve(struct fold_syms *t, size_t n);	/* room for n */
 const char *fold_syms_find(const struct fold_syms *t, uint64_t addr,
     uint64_t *start, const char **module);
 size_t fold_syms_count(const struct fold_syms *t);
@@ -747,9 +748,11 @@ void fold_syms_free(struct fold_syms *t);
 
 /* Text symbol files (ksyms.c).  The buffer is copied into the table; it
  * need not be NUL-terminated.  Lines that do not parse are skipped. */
-/* /proc/kallsyms: "ADDR TYPE NAME [\t[MODULE]]"; functions only (t, T,
- * w, W), as perf keeps them. */
+/* /proc/kallsyms: "ADDR TYPE NAME [\t[MODULE]]"; the types perf keeps (T,
+ * W, D, B, either case), not names starting with '$'. */
 struct fold_syms *fold_syms_kallsyms(const char *buf, size_t n);
+/* The same, taking buf (from malloc, n + 1 bytes) instead of a copy. */
+struct fold_syms *fold_syms_kallsyms_own(char *buf, size_t n);
 /* /tmp/perf-PID.map: "START SIZE NAME" (hex, NAME to the end of line). */
 struct fold_syms *fold_syms_permap(const char *buf, size_t n);
 
@@ -771,6 +774,9 @@ struct fold_syms *fold_syms_permap(const char *buf, size_t n);
  * before the first lookup; rt must outlive e.
  * fold_elf_vaddr(): the virtual address of file offset off, through the
  * PT_LOAD segment holding it (1), or 0 when no segment holds it.
+ * fold_elf_problem(): what was found wrong in the symbol table, once it is
+ * read (a static message: "symbol table past the end of the file", ...),
+ * or NULL; the symbols that could be read are used all the same.
  * fold_elf_buildid(): the GNU build id (its length, 0 if none; *id points
  * into the file).  fold_elf_has_symtab(), fold_elf_has_dynsym(): 1 if a
  * .symtab (.dynsym) section is present.
@@ -785,23 +791,29 @@ int fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr);
 void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
 const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
 size_t fold_elf_nsyms(struct fold_elf *e);
+const char *fold_elf_problem(struct fold_elf *e);
+/* The file name in .gnu_debuglink (inside the file), or NULL. */
+const char *fold_elf_debuglink(struct fold_elf *e);
 void fold_elf_free(struct fold_elf *e);
 
 /*
  * All symbol sources of one run (symsrc.c).  Objects are found, opened and
- * indexed lazily, each once per run (keyed by path + build id).
+ * indexed lazily, each once per run (keyed by recorded path, with the build
+ * id recorded for it).
  *
  * fold_symsrc_new(): symfs is perf's --symfs (a prefix for every path; NULL
  * or "": none); buildid_dir is perf's --buildid-dir (NULL:
  * $PERF_BUILDID_DIR, else $HOME/.debug).  Flags: FOLD_SYMSRC_QUIET.
  *
  * A file that cannot be used is reported once ("prog: path: why") unless
- * quiet, and its addresses resolve to NULL (perf prints [unknown]).
+ * quiet, and its addresses resolve to NULL (perf prints [unknown]); so is a
+ * damaged symbol table, when first read (its readable symbols are used).
  *
- * The order a user object is looked for, as perf: with a build id known for
- * its path, BUILDID_DIR/.build-id/xx/rest (xx: the id's first byte in hex,
- * rest: the others), then SYMFS/usr/lib/debug/.build-id/xx/rest.debug; then
- * SYMFS/path.  A file whose build id differs from the known one is skipped.
+ * The order a user object is looked for is perf's (see symsrc.c): its
+ * .gnu_debuglink file, the build-id cache (BUILDID_DIR/.build-id/xx/rest,
+ * xx: the id's first byte in hex, rest: the others), /usr/lib/debug, then
+ * the recorded path; all but the cache under SYMFS.  A file whose build id
+ * differs from the known one is skipped.
  */
 enum { FOLD_SYMSRC_QUIET = 1 };
 struct fold_symsrc;
@@ -820,7 +832,10 @@ void fold_symsrc_buildid(struct fold_symsrc *s, const char *path,
  * The object of a recorded path, found or created (one hash lookup; nothing
  * is opened yet).  Keep the handle with the map: it is valid until
  * fold_symsrc_free().  A path /tmp/perf-PID.map is read as a perf map
- * (absolute addresses); "[vdso]" is looked up by build id only.
+ * (absolute addresses; not if another user than root owns it, as perf);
+ * "[vdso]" is read from the build-id cache, else from this process's own
+ * vDSO if its build id is the recorded one (or none was recorded).
+ * Pseudo paths ([heap], //anon, /memfd:..., /dev/zero) have no symbols.
  */
 struct fold_dso *fold_symsrc_dso(struct fold_symsrc *s, const char *path,
     size_t pathlen);
@@ -836,21 +851,23 @@ const char *fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *dso,
 const char *fold_symsrc_jit(struct fold_symsrc *s, long pid, uint64_t addr,
     uint64_t *symstart);
 /*
- * A kernel address: the symbol (or NULL) from kallsyms, as perf chooses it
- * (/proc/kallsyms when the running kernel has the recorded build id or none
- * is recorded, else BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms).  *dso (may be
- * NULL) is set to the name perf script prints as its dso: "[kernel.kallsyms]"
- * or the module's "[name]".
- */
-/*
  * The kernel's relocation as recorded: the kernel map's MMAP record is named
  * "[kernel.kallsyms]" followed by the reference symbol (e.g. "_text") and
  * has that symbol's address as pgoff.  Pass the name after
- * "[kernel.kallsyms]" and that address: kallsyms read from elsewhere is
- * shifted by the difference (KASLR), as perf does.  Optional.
+ * "[kernel.kallsyms]" and that address: the kernel's symbols (not the
+ * modules') in the kallsyms read are shifted by the difference (KASLR), as
+ * perf does.  Optional; call before the first kernel lookup.
  */
 void fold_symsrc_kernel_ref(struct fold_symsrc *s, const char *name,
     size_t namelen, uint64_t addr);
+/*
+ * A kernel address: the symbol (or NULL) from kallsyms, as perf chooses it
+ * (/proc/kallsyms when the running kernel has the recorded build id or none
+ * is recorded, else BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms; read once, at
+ * the first kernel lookup).  *dso (may be NULL) is set to the name perf
+ * script prints as its dso: "[kernel.kallsyms]", or the module's "[name]"
+ * from kallsyms' module column.
+ */
 const char *fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr,
     const char **dso, uint64_t *symstart);
 void fold_symsrc_free(struct fold_symsrc *s);

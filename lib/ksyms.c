@@ -44,13 +44,23 @@ hexval(int c)
 struct fold_syms *
 fold_syms_kallsyms(const char *buf, size_t n)
 {
+	return fold_syms_kallsyms_own(copy(buf, n), n);
+}
+
+struct fold_syms *
+fold_syms_kallsyms_own(char *c, size_t n)
+{
 	struct fold_syms *t = fold_syms_new();
-	char *c = copy(buf, n), *p = c, *end = c + n, *nl, *name, *mod, *tab;
+	char *p = c, *end = c + n, *nl, *name, *mod, *tab;
 	uint64_t addr;
+	size_t lines = 1;
 	int d, type, ut, bind, any;
 
 	fold_syms_own(t, c);
-	for (; p < end; p = nl + 1) {
+	for (p = c; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		lines++;
+	fold_syms_reserve(t, lines);
+	for (p = c; p < end; p = nl + 1) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
 		*nl = '\0';
@@ -70,7 +80,7 @@ fold_syms_kallsyms(const char *buf, size_t n)
 		    name[0] == '$')
 			continue;
 		mod = NULL;
-		if ((tab = strchr(name, '\t')) != NULL) {
+		if ((tab = memchr(name, '\t', (size_t)(nl - name))) != NULL) {
 			*tab = '\0';
 			mod = tab + 1;
 		}

@@ -28,6 +28,7 @@ struct fsym {
 	uint32_t idx;		/* order of addition */
 	uint16_t type;
 	uint8_t bind;
+	uint8_t shared;		/* an earlier symbol also holds its start */
 };
 
 /*
@@ -51,7 +52,8 @@ struct fold_syms {
 	struct fsym *v;
 	size_t n, cap;
 	void *own;
-	struct tnode *t;	/* NULL: no overlaps, binary search */
+	uint64_t *starts;	/* v[i].start, searched */
+	struct tnode *t;	/* NULL: no overlaps */
 	uint32_t root;
 };
 
@@ -295,6 +297,13 @@ tree_erase(struct fold_syms *t, uint32_t z)
 		n[x].red = 0;
 }
 
+void
+fold_syms_reserve(struct fold_syms *t, size_t n)
+{
+	if (n < UINT32_MAX)
+		fold_grow(&t->v, &t->cap, n, sizeof(*t->v));
+}
+
 static int
 cmp_start(const void *a, const void *b)
 {
@@ -442,9 +451,12 @@ fold_syms_done(struct fold_syms *t, int kind)
 		}
 		t->n = n = j;
 	}
+	t->starts = xmalloc((n ? n : 1) * sizeof(*t->starts));
 	for (i = 0, max = 0; i < n; i++) {
-		if (i > 0 && (v[i].start < max || v[i].start == v[i - 1].start))
-			overlap = 1;
+		t->starts[i] = v[i].start;
+		v[i].shared = i > 0 && (v[i].start < max ||
+		    v[i].start == v[i - 1].start);
+		overlap |= v[i].shared;
 		if (v[i].end > max)
 			max = v[i].end;
 	}
@@ -461,12 +473,25 @@ fold_syms_find(const struct fold_syms *t, uint64_t addr, uint64_t *start,
 {
 	const struct fsym *v = t->v, *f = NULL;
 	const struct tnode *n = t->t;
+	const uint64_t *st = t->starts;
 	size_t lo = 0, hi = t->n, mid;
 	uint32_t x;
 
 	if (module != NULL)
 		*module = NULL;
-	if (n != NULL) {	/* perf's symbols__find */
+	while (lo < hi) {	/* the last with start <= addr */
+		mid = lo + (hi - lo) / 2;
+		if (st[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	f = &v[lo - 1];
+	/* where no other symbol holds f's start, f alone decides; else the
+	 * answer is the one perf's tree gives */
+	if (n != NULL && f->shared) {
 		for (x = t->root; x != NIL;) {
 			f = &v[n[x].pos];
 			if (addr < f->start)
@@ -479,20 +504,8 @@ fold_syms_find(const struct fold_syms *t, uint64_t addr, uint64_t *start,
 		}
 		if (x == NIL)
 			return NULL;
-	} else {
-		while (lo < hi) {	/* the last with start <= addr */
-			mid = lo + (hi - lo) / 2;
-			if (v[mid].start <= addr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == 0)
-			return NULL;
-		f = &v[lo - 1];
-		if (addr >= f->end && addr != f->start)
-			return NULL;
-	}
+	} else if (addr >= f->end && addr != f->start)
+		return NULL;
 	if (start != NULL)
 		*start = f->start;
 	if (module != NULL)
@@ -512,6 +525,7 @@ fold_syms_free(struct fold_syms *t)
 	if (t == NULL)
 		return;
 	free(t->v);
+	free(t->starts);
 	free(t->t);
 	free(t->own);
 	free(t);

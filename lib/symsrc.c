@@ -3,13 +3,17 @@
  * symbols are read from (in perf's order), each opened and indexed once.
  *
  * A user object (ELF) is looked for in these places, each prefixed with
- * --symfs except the build-id cache; with a build id known (recorded, or
- * read from the file at its path when none was recorded, as perf does):
- *   1. BUILDID_DIR/.build-id/xx/rest/elf   (the cached copy)
- *   2. BUILDID_DIR/.build-id/xx/rest/debug
- *   3. /usr/lib/debug/PATH.debug, /usr/lib/debug/PATH
- *   4. /usr/lib/debug/.build-id/xx/rest.debug
- *   5. PATH
+ * --symfs except the build-id cache; those with xx/rest need a build id
+ * (recorded, or read from the file at its path when none was recorded, as
+ * perf does):
+ *   1. the file named by PATH's .gnu_debuglink: the first that exists of
+ *      NAME (in the current directory: perf's order), DIR/NAME,
+ *      DIR/.debug/NAME, /usr/lib/debug/DIR/NAME (DIR: PATH's directory)
+ *   2. BUILDID_DIR/.build-id/xx/rest/elf   (the cached copy)
+ *   3. BUILDID_DIR/.build-id/xx/rest/debug
+ *   4. /usr/lib/debug/PATH.debug, /usr/lib/debug/PATH
+ *   5. /usr/lib/debug/.build-id/xx/rest.debug
+ *   6. PATH
  * A candidate whose build id differs from the known one is not used.  The
  * first with a .symtab gives the symbols; the first with a .dynsym gives
  * the program headers and the PLT (perf's syms_ss and runtime_ss); either
@@ -44,7 +48,7 @@ struct fold_dso {
 	unsigned char bid[BIDMAX];
 	size_t bidlen;
 	int kind;
-	int loaded;
+	int loaded, checked;
 	struct fold_elf *syms, *rt;	/* rt may equal syms, or be NULL */
 	struct fold_syms *map;	/* perf map */
 };
@@ -320,10 +324,47 @@ own_vdso(void)
 #endif
 }
 
+static int
+is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* perf's places for the debuglink file name (a copy, or NULL). */
+static char *
+debuglink_path(struct fold_symsrc *s, const char *path, const char *name)
+{
+	char *dir, *slash, *r = NULL;
+
+	dir = xstrdup(mkpath(s, s->symfs, path, "", ""));
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	if (is_file(name))
+		r = xstrdup(name);
+	else if (is_file(mkpath(s, dir, "/", name, "")) ||
+	    is_file(mkpath(s, dir, "/.debug/", name, "")))
+		r = xstrdup(s->buf);
+	else {
+		r = xstrdup(mkpath(s, "/usr/lib/debug", dir, "/", ""));
+		if (!is_file(mkpath(s, r, name, "", ""))) {
+			free(r);
+			r = NULL;
+		} else {
+			free(r);
+			r = xstrdup(s->buf);
+		}
+	}
+	free(dir);
+	return r;
+}
+
 static void
 load_elf(struct fold_symsrc *s, struct fold_dso *d)
 {
-	const char *cand[8], *why = NULL, *why_main = NULL;
+	const char *cand[8], *why = NULL, *why_main = NULL, *link;
+	char *p;
 	char *own[8];
 	int nc = 0, i, err = 0, err_main = 0;
 	struct fold_elf *e, *syms = NULL, *rt = NULL;
@@ -332,13 +373,17 @@ load_elf(struct fold_symsrc *s, struct fold_dso *d)
 	size_t n;
 	int vdso = strcmp(d->path, "[vdso]") == 0;
 
-	/* perf reads the build id at the path when none was recorded */
-	if (d->bidlen == 0 && !vdso) {
-		e = fold_elf_open(mkpath(s, s->symfs, d->path, "", ""), &why);
-		if (e != NULL && (n = fold_elf_buildid(e, &id)) > 0) {
+	/* perf reads the build id at the path when none was recorded, and
+	 * the path's debuglink */
+	if (!vdso && (e = fold_elf_open(mkpath(s, s->symfs, d->path, "", ""),
+	    &why)) != NULL) {
+		if (d->bidlen == 0 && (n = fold_elf_buildid(e, &id)) > 0) {
 			memcpy(d->bid, id, n);
 			d->bidlen = n;
 		}
+		if ((link = fold_elf_debuglink(e)) != NULL &&
+		    (p = debuglink_path(s, d->path, link)) != NULL)
+			cand[nc++] = p;
 		fold_elf_free(e);
 	}
 	if (d->bidlen > 0) {
@@ -417,10 +462,19 @@ load_permap(struct fold_symsrc *s, struct fold_dso *d)
 	size_t n = 0, cap = 0;
 	ssize_t r;
 	int fd;
+	struct stat st;
 
 	if ((fd = open(d->path, O_RDONLY)) < 0) {
 		if (!(s->flags & FOLD_SYMSRC_QUIET))
 			fold_warn("%s: %s", d->path, strerror(errno));
+		return;
+	}
+	/* as perf: another user's map could name anything */
+	if (fstat(fd, &st) == 0 && st.st_uid != 0 && st.st_uid != geteuid()) {
+		if (!(s->flags & FOLD_SYMSRC_QUIET))
+			fold_warn("%s: not owned by the current user or root: "
+			    "not used", d->path);
+		close(fd);
 		return;
 	}
 	for (;;) {
@@ -445,7 +499,7 @@ const char *
 fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
     uint64_t pgoff, uint64_t addr, uint64_t *symstart)
 {
-	const char *name;
+	const char *name, *why;
 	uint64_t off, st;
 
 	if (!d->loaded) {
@@ -462,6 +516,12 @@ fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
 	}
 	if (d->syms == NULL)
 		return NULL;
+	if (!d->checked) {	/* indexes the table: report damage once */
+		d->checked = 1;
+		if ((why = fold_elf_problem(d->syms)) != NULL &&
+		    !(s->flags & FOLD_SYMSRC_QUIET))
+			fold_warn("%s: %s", d->path, why);
+	}
 	off = addr - start + pgoff;
 	if (s->last_dso == d && s->last_off == off) {
 		name = s->last_name;
@@ -513,8 +573,8 @@ slurp(const char *path, size_t *len)
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return NULL;
 	for (;;) {
-		fold_grow(&buf, &cap, n + (1 << 20), 1);
-		r = read(fd, buf + n, cap - n);
+		fold_grow(&buf, &cap, n + (1 << 20) + 1, 1);
+		r = read(fd, buf + n, cap - n - 1);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -621,8 +681,7 @@ load_kernel(struct fold_symsrc *s)
 	 * distance between the reference symbol here and as recorded */
 	if (s->has_kref && kallsyms_addr(buf, n, s->kref, &at))
 		s->kdelta = s->kref_addr - at;
-	s->k = fold_syms_kallsyms(buf, n);
-	free(buf);
+	s->k = fold_syms_kallsyms_own(buf, n);
 }
 
 const char *

@@ -1,6 +1,7 @@
 /* fuzz_elf - the ELF reader over any bytes: header, build id, every symbol
  * lookup path (symbols, PLT, program headers), also with the input as both
- * the symbol file and the runtime file of another copy of itself. */
+ * the symbol file and the runtime file of another copy of itself.  Input
+ * that is not ELF goes to the text parsers (kallsyms, perf maps). */
 #include "fuzz.h"
 
 int
@@ -14,8 +15,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *copy;
 
 	fold_init("fuzz");
-	if ((e = fold_elf_mem(data, size, &why)) == NULL)
+	if ((e = fold_elf_mem(data, size, &why)) == NULL) {
+		struct fold_syms *t[2];
+		const char *mod;
+		int k;
+
+		t[0] = fold_syms_kallsyms((const char *)data, size);
+		t[1] = fold_syms_permap((const char *)data, size);
+		for (k = 0; k < 2; k++) {
+			for (i = 0; i < size; i += 7) {
+				off = i;	/* addresses from the input too */
+				if (i >= 8 && size - i >= 8)
+					memcpy(&off, data + i, 8);
+				if ((name = fold_syms_find(t[k], off, &st,
+				    &mod)) != NULL && strlen(name) > size)
+					abort();
+			}
+			fold_syms_free(t[k]);
+		}
 		return 0;
+	}
+	(void)fold_elf_problem(e);
 	n = fold_elf_buildid(e, &id);
 	for (i = 0; i < n; i++)
 		if (id + i < data || id + i >= data + size)

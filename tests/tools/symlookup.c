@@ -5,6 +5,8 @@
  *   symlookup kallsyms FILE [ADDR...]     symbol and module of each address
  *   symlookup permap FILE [ADDR...]       symbol in a perf map
  *   symlookup info FILE                   build id, symbol count, index time
+ *   symlookup bench FILE N                N lookups at pseudo-random file
+ *                                         offsets, timed (on stderr)
  *   symlookup check [-s SYMFS] [-d BUILDID_DIR] [-b BUILDIDS] [-k KALLSYMS]
  *                   [PERF_SCRIPT_OUTPUT]
  *
@@ -85,6 +87,8 @@ cmd_elf(int argc, char **argv)
 		return 2;
 	if ((e = fold_elf_open(argv[0], &why)) == NULL)
 		fold_die(1, "%s: %s", argv[0], why ? why : "cannot open");
+	if ((why = fold_elf_problem(e)) != NULL)
+		fold_warn("%s: %s", argv[0], why);
 	FOR_ADDRS(argc - 1, argv + 1, i, a, line) {
 		name = fold_elf_sym(e, a, NULL);
 		printf("%llx %s\n", a, name ? name : "[unknown]");
@@ -93,9 +97,12 @@ cmd_elf(int argc, char **argv)
 	return 0;
 }
 
+static double since(const struct timespec *t0);
+
 static int
 cmd_text(int argc, char **argv, int kall)
 {
+	struct timespec t0;
 	struct fold_syms *t;
 	const char *name, *mod;
 	unsigned long long a;
@@ -106,7 +113,11 @@ cmd_text(int argc, char **argv, int kall)
 	if (argc < 1)
 		return 2;
 	b = slurp(argv[0], &n);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	t = kall ? fold_syms_kallsyms(b, n) : fold_syms_permap(b, n);
+	if (getenv("SYMLOOKUP_TIME") != NULL)
+		fprintf(stderr, "%zu symbols, parsed in %.3f ms\n",
+		    fold_syms_count(t), since(&t0) * 1e3);
 	free(b);
 	FOR_ADDRS(argc - 1, argv + 1, i, a, line) {
 		name = fold_syms_find(t, a, NULL, &mod);
@@ -145,6 +156,56 @@ cmd_info(int argc, char **argv)
 	fprintf(stderr, "indexed in %.3f ms\n",
 	    (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	fold_elf_free(e);
+	return 0;
+}
+
+static double
+since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) +
+	    (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static int
+cmd_bench(int argc, char **argv)
+{
+	struct timespec t0;
+	const char *why;
+	struct fold_elf *e;
+	unsigned long long n, i, x = 88172645463325252ULL, hits = 0, size;
+	double open_s, index_s, look_s;
+	FILE *f;
+
+	if (argc < 2)
+		return 2;
+	n = strtoull(argv[1], NULL, 10);
+	if ((f = fopen(argv[0], "rb")) == NULL || fseek(f, 0, SEEK_END) != 0)
+		fold_die(1, "%s: cannot open", argv[0]);
+	size = (unsigned long long)ftell(f);
+	fclose(f);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if ((e = fold_elf_open(argv[0], &why)) == NULL)
+		fold_die(1, "%s: %s", argv[0], why ? why : "cannot open");
+	open_s = since(&t0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	(void)fold_elf_nsyms(e);
+	index_s = since(&t0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		hits += fold_elf_sym(e, x % (size ? size : 1), NULL) != NULL;
+	}
+	look_s = since(&t0);
+	fprintf(stderr, "%s: %zu symbols; open %.3f ms, index %.3f ms; "
+	    "%llu lookups (%llu named) in %.1f ms: %.1f ns each\n", argv[0],
+	    fold_elf_nsyms(e), open_s * 1e3, index_s * 1e3, n, hits,
+	    look_s * 1e3, n ? look_s * 1e9 / (double)n : 0.0);
 	fold_elf_free(e);
 	return 0;
 }
@@ -363,6 +424,8 @@ main(int argc, char **argv)
 			r = cmd_text(argc - 2, argv + 2, 0);
 		else if (strcmp(argv[1], "info") == 0)
 			r = cmd_info(argc - 2, argv + 2);
+		else if (strcmp(argv[1], "bench") == 0)
+			r = cmd_bench(argc - 2, argv + 2);
 		else if (strcmp(argv[1], "check") == 0)
 			r = cmd_check(argc - 2, argv + 2);
 	}
