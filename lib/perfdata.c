@@ -278,8 +278,8 @@ struct fold_perfdata {
 	int mapped;
 
 	/* counts and messages */
-	uint64_t samples, unknown_id, bad, kept;
-	int warned_id, warned_bad;
+	uint64_t samples, unknown_id, bad;
+	int warned_bad;
 
 	/* progress */
 	uint64_t total, done;
@@ -1149,7 +1149,6 @@ do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
 	/* tracepoints: perf script prints their fields, not "event:" */
 	if (!fold_perf_want(d->p, a->type == 2 ? NULL : a->name, a->namelen))
 		return;
-	d->kept++;
 	t = findnew(d, s.pid, s.tid);
 	if (t->root == FOLD_NOID) {
 		if (t->comm != FOLD_NOID) {
@@ -1883,9 +1882,9 @@ reset(struct fold_perfdata *d, int again)
 	d->nq = d->qlen = 0;
 	d->seq = d->next_flush = d->max_time = 0;
 	d->unsorted = 0;
-	d->samples = d->unknown_id = d->bad = d->kept = 0;
+	d->samples = d->unknown_id = d->bad = 0;
 	d->refused = 0;
-	d->warned_id = d->warned_bad = 0;
+	d->warned_bad = 0;
 	d->shown = 0;
 	d->kgen = ++d->gen;
 	if (!again)
@@ -1948,6 +1947,9 @@ fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
 	}
 	flush(d, UINT64_MAX);
 	progress(d, 1);
+	if (d->samples == 0 && !d->refused &&
+	    !(d->o.flags & FOLD_PERFDATA_QUIET))
+		fold_warn("%s: no samples", name);
 	if (d->unknown_id > 0 && !(d->o.flags & FOLD_PERFDATA_QUIET))
 		fold_warn("%s: %llu samples of unknown events skipped", name,
 		    (unsigned long long)d->unknown_id);

@@ -284,6 +284,16 @@ same() {
 	[[ "$output" == *"__libc_start_call_main;__libc_start_call_main"* ]]
 }
 
+@test "a recording without samples: a warning, no stacks" {
+	"$MANGLE" killed 300 "$D/cpp.data" "$BATS_TEST_TMPDIR/e.data"
+	run --separate-stderr sc -q "$BATS_TEST_TMPDIR/e.data"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	run --separate-stderr sc "$BATS_TEST_TMPDIR/e.data"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"e.data: no samples"* ]]
+}
+
 @test "perf.data magic followed by garbage or nothing" {
 	printf 'PERFILE2' > "$BATS_TEST_TMPDIR/m.data"
 	run --separate-stderr sc "$BATS_TEST_TMPDIR/m.data"
