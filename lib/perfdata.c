@@ -238,6 +238,8 @@ struct fold_perfdata {
 	const char *file;
 	int status;
 	int refused;		/* refuse() was called: stop */
+	int dwarf;		/* an attr has user stack dumps */
+	char *cmdline;		/* the perf command, for messages */
 	int swap;
 	int writer_le;		/* the file was written little-endian */
 
@@ -583,11 +585,55 @@ add_attr(struct fold_perfdata *d, const unsigned char *p, size_t n)
 			    !!(t & S_IDENTIFIER));
 		}
 	}
+	/* refused before the first record, when the command line is known */
 	if ((a->sample_type & S_STACK_USER) && (a->sample_type & S_REGS_USER))
-		refuse(d, "recorded with --call-graph dwarf: its user stacks "
-		    "need unwinding, which stackcollapse-perf does not do; use: "
-		    "perf script -i %s | stackcollapse-perf", d->file);
+		d->dwarf = 1;
 	return a;
+}
+
+/* A --call-graph dwarf capture is refused, saying how it was recorded. */
+static int
+check_dwarf(struct fold_perfdata *d)
+{
+	if (d->dwarf && !d->refused)
+		refuse(d, "recorded with --call-graph dwarf%s%s%s: its user "
+		    "stacks need unwinding, which stackcollapse-perf does not "
+		    "do; use: perf script -i %s | stackcollapse-perf",
+		    d->cmdline != NULL ? " (" : "",
+		    d->cmdline != NULL ? d->cmdline : "",
+		    d->cmdline != NULL ? ")" : "", d->file);
+	return d->refused;
+}
+
+/* CMDLINE: u32 nr, then nr strings (u32 len, len bytes NUL-padded),
+ * joined with blanks; at most 200 bytes kept, for messages. */
+static void
+cmdline(struct fold_perfdata *d, const unsigned char *p, size_t n)
+{
+	uint32_t nr, len, i;
+	size_t pos = 4, k = 0, l;
+	char buf[204];
+
+	if (n < 4)
+		return;
+	nr = r32(d, p);
+	for (i = 0; i < nr && n - pos >= 4 && k < 200; i++) {
+		len = r32(d, p + pos);
+		pos += 4;
+		if (len > n - pos)
+			break;
+		l = strnlen((const char *)p + pos, len);
+		if (k > 0)
+			buf[k++] = ' ';
+		if (l > 200 - k)
+			l = 200 - k;
+		memcpy(buf + k, p + pos, l);
+		k += l;
+		pos += len;
+	}
+	buf[k] = '\0';
+	free(d->cmdline);
+	d->cmdline = xstrdup(buf);
 }
 
 static void
@@ -1418,6 +1464,9 @@ feature(struct fold_perfdata *d, unsigned id, const unsigned char *p,
 	case F_EVENT_DESC:
 		event_desc(d, p, n, off);
 		break;
+	case F_CMDLINE:
+		cmdline(d, p, n);
+		break;
 	case F_AUXTRACE:
 		refuse(d, "holds hardware trace (AUX area) data, which needs "
 		    "decoding: use perf script -i %s | stackcollapse-perf",
@@ -1452,6 +1501,8 @@ record(struct fold_perfdata *d, const unsigned char *r, size_t size,
 	uint64_t v;
 
 	if (type < 64) {
+		if (d->dwarf && check_dwarf(d))
+			return 0;
 		queue(d, r, size, type, off);
 		return 0;
 	}
@@ -1707,7 +1758,7 @@ file_mode(struct fold_perfdata *d, struct src *sr)
 				feature(d, bit, e, (size_t)sl, so);
 		}
 	}
-	if (d->refused)
+	if (d->refused || check_dwarf(d))
 		return;
 	d->total = dlen;
 	d->done = doff;
@@ -1884,6 +1935,9 @@ reset(struct fold_perfdata *d, int again)
 	d->unsorted = 0;
 	d->samples = d->unknown_id = d->bad = 0;
 	d->refused = 0;
+	d->dwarf = 0;
+	free(d->cmdline);
+	d->cmdline = NULL;
 	d->warned_bad = 0;
 	d->shown = 0;
 	d->kgen = ++d->gen;

@@ -208,7 +208,7 @@ same() {
 	run --separate-stderr sc "$D/refuse-dwarf.data"
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
-	[[ "$stderr" == *"recorded with --call-graph dwarf"*"perf script -i"*"| stackcollapse-perf" ]]
+	[[ "$stderr" == *"recorded with --call-graph dwarf (/usr/bin/perf record "*"--call-graph dwarf,512"*"): "*"perf script -i"*"| stackcollapse-perf" ]]
 }
 
 @test "zstd-compressed records (perf record -z) are refused" {
