@@ -1537,6 +1537,12 @@ fold_perf_frame_id(struct fold_perf *p, const struct fold_perf_frame *pf,
 	id = fold_intern(&st->fkeys, st->fkey, klen, &isnew);
 	if (!isnew)
 		return id;
+	/* names from files may hold any byte: none may end a line here */
+	for (k = 1; k < klen; k++)
+		if (st->fkey[k] == '\n')
+			st->fkey[k] = ' ';
+	sym = st->fkey + 1;
+	mod = st->fkey + 2 + slen;
 	memset(&f, 0, sizeof(f));
 	f.addr = abuf;
 	f.alen = alen;
@@ -1569,8 +1575,20 @@ fold_perf_root(struct fold_perf *p, const char *comm, size_t commlen,
     const char *pid, const char *tid, int *java)
 {
 	struct fold_perf_st *st = p->st;
+	char c[64];
+	size_t i;
 
-	make_root(st, comm, commlen, pid, pid != NULL ? strlen(pid) : 0, tid,
+	/* a command name is at most 16 bytes in the kernel; one that would
+	 * break a line (or be none) cannot come through perf script's text */
+	if (commlen > sizeof(c))
+		commlen = sizeof(c);
+	for (i = 0; i < commlen; i++)
+		c[i] = comm[i] == '\n' || comm[i] == '\r' ? ' ' : comm[i];
+	if (commlen == 0) {
+		memcpy(c, "[unknown]", 9);
+		commlen = 9;
+	}
+	make_root(st, c, commlen, pid, pid != NULL ? strlen(pid) : 0, tid,
 	    strlen(tid));
 	*java = st->java;
 	return st->root;

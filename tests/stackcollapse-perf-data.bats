@@ -294,6 +294,19 @@ same() {
 	[[ "$stderr" == *"e.data: no samples"* ]]
 }
 
+@test "fuzz finding: an empty command name gave a line without a stack" {
+	# tests/fuzz/regress/perfdata/empty-comm: a flags byte, then the file
+	# after its magic (see tests/fuzz/fuzz_perfdata.c)
+	{ printf 'PERFILE2'; tail -c +2 "$BATS_TEST_DIRNAME/fuzz/regress/perfdata/empty-comm"; } > "$BATS_TEST_TMPDIR/f.data"
+	run --separate-stderr sc --symfs /nonexistent --buildid-dir /nonexistent "$BATS_TEST_TMPDIR/f.data"
+	[ "$status" -eq 1 ]
+	[ -n "$output" ]
+	printf '%s\n' "$output" | while IFS= read -r l; do
+		[[ "$l" =~ ^[^\ ].*\ [0-9]+$ ]] || { echo "bad line: $l"; return 1; }
+	done
+	[[ "$output" == *"[unknown] 1001001"* ]]
+}
+
 @test "perf.data magic followed by garbage or nothing" {
 	printf 'PERFILE2' > "$BATS_TEST_TMPDIR/m.data"
 	run --separate-stderr sc "$BATS_TEST_TMPDIR/m.data"
