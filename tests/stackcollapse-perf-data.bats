@@ -138,6 +138,18 @@ same() {
 	diff -u <(sc -q "$D/pipe.txt") <(printf '%s\n' "$output")
 }
 
+@test "an object name with parentheses (/memfd:fk (deleted)) stays whole" {
+	# the one deliberate difference from the text path, which cannot split
+	# "[unknown] (/memfd:fk (deleted))" right
+	run sc --buildid-dir "$B" "$D/memfd.data"
+	[[ "$output" == *";[memfd:fk (deleted)];"* ]]
+	run sc --addrs --buildid-dir "$B" "$D/memfd.data"
+	[[ "$output" == *";[memfd:fk (deleted) <"[0-9a-f]*">];"* ]]
+	# elsewhere the same as the text
+	diff -u <(sc "$D/memfd.txt" | sed 's/\[unknown\] \([; ]\)/X\1/g') \
+		<(sc --buildid-dir "$B" "$D/memfd.data" | sed 's/\[memfd:fk (deleted)\]/X/g')
+}
+
 @test "the build-id cache wins; without it our binaries are [unknown]" {
 	mkdir -p "$BATS_TEST_TMPDIR/empty"
 	run sc -q --buildid-dir "$BATS_TEST_TMPDIR/empty" --symfs "$BATS_TEST_TMPDIR/empty" "$D/shlib.data"

@@ -30,6 +30,7 @@ cc -O1 -fno-omit-frame-pointer -rdynamic -o $w/stripped "$here/src/stripped.c"
 strip $w/stripped
 cc $CF -pthread -o $w/fkparent "$here/src/forker.c"
 cc $CF -pthread -DCHILD -o $w/fkchild "$here/src/forker.c"
+cc -O1 -o $w/memfd "$here/src/memfd.c"
 cc -O1 -fno-omit-frame-pointer -pthread -o $w/pipeprog "$top/examples/workload/minidb.c"
 
 rec() {
@@ -44,6 +45,7 @@ rec stripped -F 499 -g -- $w/stripped 8000
 rec fork -F 999 -g -- $w/fkparent $w/fkchild 8
 rec events2 -F 499 -g -e cpu-clock -e task-clock -- $w/minidb -n 30
 rec jit -F 499 -g -- $w/minidb -j -n 60
+rec memfd -F 499 -g -- $w/memfd $w/stripped 3000
 rec nocallchain -F 499 -- $w/shlib 800
 rec allfields -F 499 -g -d -T --sample-cpu --phys-data --data-page-size \
 	--code-page-size -W -R --sample-identifier -s --user-regs=ip,sp -- $w/shlib 800
