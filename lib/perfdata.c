@@ -1106,7 +1106,11 @@ frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
 		 * (BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms); reading that
 		 * regular file when it is there (same symbols, as it was
 		 * copied from /proc/kallsyms when the capture was made) would
-		 * bring stackcollapse-perf to ~15 ms here.
+		 * bring stackcollapse-perf to ~15 ms here.  Also: run as a user
+		 * other than root (kptr_restrict), /proc/kallsyms shows every
+		 * address as 0 and the kernel frames come out wrong
+		 * ("__start_early_lsm_info" for all); such a file should be
+		 * passed over for the cached copy too.
 		 */
 		/*
 		 * NEEDS i12elf (symsrc.c): with --symfs, perf 6.1 resolves no
