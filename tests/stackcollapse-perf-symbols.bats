@@ -79,6 +79,14 @@ frames_at_least() {
 	grep -q '\[unknown\] (/tmp/foldkit-symsrc/stripped)' "$SRC/stripped.script"
 }
 
+@test "replay: lld PIE (segment addresses not their offsets, .plt entry size 0)" {
+	check_capture lldpie -s "$ROOT" -d "$EMPTY" -b "$SRC/lldpie.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	frames_at_least 100
+	# the .plt's frames: [unknown] in perf's tree of size-0 name@plt
+	grep -q '\[unknown\] (/tmp/foldkit-symsrc/lldpie)' "$SRC/lldpie.script"
+}
+
 @test "replay: a program with its own shared library" {
 	check_capture withlib -s "$ROOT" -d "$EMPTY" -b "$SRC/withlib.bid"
 	[ "$status" -eq 0 ] || fail "$output"
@@ -377,7 +385,8 @@ frames_at_least() {
 		skip "perf record does not work here"
 	dir=$BATS_TEST_TMPDIR/progs out=$BATS_TEST_TMPDIR/out
 	sh "$SRC/record.sh" "$dir" "$out"
-	for p in pie nopie stripped withlib cxx vdso; do
+	for p in pie nopie stripped withlib cxx vdso lldpie rust; do
+		[ -f "$out/$p.script" ] || continue	# no clang, no rustc
 		run --separate-stderr "$SYMLOOKUP" check -b "$out/$p.bid" "$out/$p.script"
 		[ "$status" -eq 0 ] || fail "$p: $output"
 		frames_at_least 100
