@@ -629,7 +629,9 @@ build(struct fold_elf *e)
 	e->indexed = 1;
 	e->syms = fold_syms_new();
 	load_symbols(e, rt);
-	load_plt(e, rt);
+	/* perf adds the PLT's names only to a table that has symbols */
+	if (fold_syms_count(e->syms) > 0)
+		load_plt(e, rt);
 	fold_syms_done(e->syms, FOLD_SYMS_ELF);
 }
 

@@ -167,6 +167,19 @@ frames_at_least() {
 	[ "$status" -eq 0 ] || fail "$output"
 }
 
+@test "no name@plt in a file whose symbol table gives no symbol (perf adds them to a table that has some)" {
+	command -v strip >/dev/null || skip "no strip"
+	strip -o "$BATS_TEST_TMPDIR/pie" "$ROOT$PROGDIR/pie"
+	# the PIE's .dynsym has only undefined symbols once stripped
+	run "$SYMLOOKUP" elf "$BATS_TEST_TMPDIR/pie" 1040
+	[ "$output" = "1040 [unknown]" ]
+	run "$SYMLOOKUP" elf "$ROOT$PROGDIR/pie" 1040
+	[ "$output" = "1040 strlen@plt" ]
+	# -rdynamic: defined symbols in .dynsym, so the PLT is named
+	run "$SYMLOOKUP" elf "$ROOT$PROGDIR/stripped" 1040
+	[ "$output" = "1040 strlen@plt" ]
+}
+
 @test "a debug file in /usr/lib/debug/.build-id names a stripped file's functions" {
 	command -v objcopy >/dev/null || skip "no objcopy"
 	fs=$BATS_TEST_TMPDIR/fs bid=$(bid_of pie "$PROGDIR/pie")
