@@ -595,8 +595,8 @@ load_plt(struct fold_elf *e, struct fold_elf *rt)
 	case EM_SPARCV9: hdr = 128; ent = 32; break;
 	default: hdr = ent = plt.entsize; break;
 	}
-	if (ent == 0)
-		return;
+	/* an entry size of 0 (lld's .plt) puts every name@plt at one offset
+	 * with size 0: perf does so, and they change what its tree finds */
 	nrel = (size_t)(rel.size / rel.entsize);
 	if (nrel > rel.size / resz)
 		nrel = (size_t)(rel.size / resz);
@@ -629,7 +629,9 @@ build(struct fold_elf *e)
 	e->indexed = 1;
 	e->syms = fold_syms_new();
 	load_symbols(e, rt);
-	load_plt(e, rt);
+	/* perf adds the PLT's names only to a table that has symbols */
+	if (fold_syms_count(e->syms) > 0)
+		load_plt(e, rt);
 	fold_syms_done(e->syms, FOLD_SYMS_ELF);
 }
 

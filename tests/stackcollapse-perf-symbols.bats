@@ -79,6 +79,14 @@ frames_at_least() {
 	grep -q '\[unknown\] (/tmp/foldkit-symsrc/stripped)' "$SRC/stripped.script"
 }
 
+@test "replay: lld PIE (segment addresses not their offsets, .plt entry size 0)" {
+	check_capture lldpie -s "$ROOT" -d "$EMPTY" -b "$SRC/lldpie.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	frames_at_least 100
+	# the .plt's frames: [unknown] in perf's tree of size-0 name@plt
+	grep -q '\[unknown\] (/tmp/foldkit-symsrc/lldpie)' "$SRC/lldpie.script"
+}
+
 @test "replay: a program with its own shared library" {
 	check_capture withlib -s "$ROOT" -d "$EMPTY" -b "$SRC/withlib.bid"
 	[ "$status" -eq 0 ] || fail "$output"
@@ -157,6 +165,19 @@ frames_at_least() {
 	cache_add "$BATS_TEST_TMPDIR/home/.debug" "$PROGDIR/pie" "$(bid_of pie "$PROGDIR/pie")" "$ROOT$PROGDIR/pie"
 	PERF_BUILDID_DIR= HOME=$BATS_TEST_TMPDIR/home check_capture pie -s "$fs" -b "$SRC/pie.bid"
 	[ "$status" -eq 0 ] || fail "$output"
+}
+
+@test "no name@plt in a file whose symbol table gives no symbol (perf adds them to a table that has some)" {
+	command -v strip >/dev/null || skip "no strip"
+	strip -o "$BATS_TEST_TMPDIR/pie" "$ROOT$PROGDIR/pie"
+	# the PIE's .dynsym has only undefined symbols once stripped
+	run "$SYMLOOKUP" elf "$BATS_TEST_TMPDIR/pie" 1040
+	[ "$output" = "1040 [unknown]" ]
+	run "$SYMLOOKUP" elf "$ROOT$PROGDIR/pie" 1040
+	[ "$output" = "1040 strlen@plt" ]
+	# -rdynamic: defined symbols in .dynsym, so the PLT is named
+	run "$SYMLOOKUP" elf "$ROOT$PROGDIR/stripped" 1040
+	[ "$output" = "1040 strlen@plt" ]
 }
 
 @test "a debug file in /usr/lib/debug/.build-id names a stripped file's functions" {
@@ -377,7 +398,8 @@ frames_at_least() {
 		skip "perf record does not work here"
 	dir=$BATS_TEST_TMPDIR/progs out=$BATS_TEST_TMPDIR/out
 	sh "$SRC/record.sh" "$dir" "$out"
-	for p in pie nopie stripped withlib cxx vdso; do
+	for p in pie nopie stripped withlib cxx vdso lldpie rust; do
+		[ -f "$out/$p.script" ] || continue	# no clang, no rustc
 		run --separate-stderr "$SYMLOOKUP" check -b "$out/$p.bid" "$out/$p.script"
 		[ "$status" -eq 0 ] || fail "$p: $output"
 		frames_at_least 100

@@ -271,7 +271,9 @@ read_buildids(struct fold_symsrc *s, const char *file)
 		for (n = 0; n < 20 && line + 2 * n < sp &&
 		    (b = hexbyte(line + 2 * n)) >= 0; n++)
 			id[n] = (unsigned char)b;
-		fold_symsrc_buildid(s, sp + 1, strlen(sp + 1), id, n);
+		while (*sp == ' ')	/* short ids are padded */
+			sp++;
+		fold_symsrc_buildid(s, sp, strlen(sp), id, n);
 	}
 	fclose(f);
 }

@@ -1,15 +1,19 @@
 #!/bin/sh
-# record.sh DIR OUT [filter] - build the programs of this folder into DIR,
-# record each with `perf record -g`, and write for each NAME:
+# record.sh DIR OUT [filter [NAME...]] - build the programs of this folder
+# into DIR, record each (or each NAME) with `perf record -g`, and write for
+# each NAME:
 #   OUT/NAME.script   perf script --no-demangle --show-mmap-events
 #                     -F comm,pid,tid,ip,sym,dso
 #   OUT/NAME.bid      perf buildid-list
 # With "filter", only DIR's own objects and the vDSO are kept in both (what
 # the replayable fixtures hold: the rest, libc and the kernel, differ
 # between machines; the vDSO's copy is in cache/, from ~/.debug).  Needs
-# cc, c++, perf; rustc if present.
+# cc, c++, perf; rustc, and clang with ld.lld, if present.
 set -eu
 dir=$1 out=$2 filter=${3:-}
+shift 2
+[ $# -gt 0 ] && shift
+only="$*"
 src=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$dir" "$out"
 cflags='-O1 -fno-omit-frame-pointer -fno-builtin'
@@ -23,12 +27,18 @@ cc $cflags -DWITH_LIB -o "$dir/withlib" "$src/prog.c" -L"$dir" -lsymt \
 c++ -O1 -fno-omit-frame-pointer -o "$dir/cxx" "$src/prog.cc"
 cc -O1 -fno-omit-frame-pointer -o "$dir/vdso" "$src/vdso.c"
 progs='pie nopie stripped withlib cxx vdso'
+if command -v clang >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1; then
+	# lld: segments whose addresses differ from their file offsets, and a
+	# .plt with an entry size of 0
+	clang $cflags -fuse-ld=lld -Wl,--build-id -o "$dir/lldpie" "$src/prog.c"
+	progs="$progs lldpie"
+fi
 if command -v rustc >/dev/null 2>&1; then
 	rustc -O -C force-frame-pointers=yes -C strip=debuginfo \
 		-o "$dir/rust" "$src/prog.rs"
 	progs="$progs rust"
 fi
-for p in $progs; do
+for p in ${only:-$progs}; do
 	case $p in cxx|rust) n=3000 ;; *) n=200 ;; esac
 	perf record -q -o "$dir/$p.data" -F 4999 -g "$dir/$p" $n \
 		>/dev/null 2>&1
