@@ -922,9 +922,11 @@ void fold_perf_run_fd(struct fold_perf *p, int fd, const char *name,
  *
  * What cannot be read right is refused with a message (the tool then
  * exits 1 writing nothing): --call-graph dwarf captures, zstd-compressed
- * records, AUX area traces, directory format, a header it cannot read.  Damaged data is reported ("prog: file: offset N:
- * ...") and the rest read; a file cut short is read up to the last whole
- * record, with a warning.
+ * records, AUX area traces, directory format, a header it cannot read.
+ * Damaged data is reported ("prog: file: offset N: ...") and the rest
+ * read; a file cut short is read up to the last whole record, with a
+ * warning.  Names that would break a folded line (a newline in a command,
+ * symbol or object name; an empty command) are made safe.
  */
 enum {
 	FOLD_PERFDATA_QUIET = 1,	/* no warnings */
