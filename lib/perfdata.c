@@ -71,6 +71,7 @@ enum {
 
 /* branch_sample_type: the hw_idx field is there */
 #define BR_HW_INDEX	(1ULL << 17)
+#define BR_CALL_STACK	(1ULL << 11)	/* --call-graph lbr */
 
 /* header misc */
 #define MISC_CPUMODE	7
@@ -588,6 +589,11 @@ add_attr(struct fold_perfdata *d, const unsigned char *p, size_t n)
 	/* refused before the first record, when the command line is known */
 	if ((a->sample_type & S_STACK_USER) && (a->sample_type & S_REGS_USER))
 		d->dwarf = 1;
+	if ((a->sample_type & S_BRANCH_STACK) && (a->branch_type & BR_CALL_STACK))
+		refuse(d, "recorded with --call-graph lbr: perf script builds "
+		    "its stacks from the branch records, which stackcollapse-perf "
+		    "does not read; use: perf script -i %s | stackcollapse-perf",
+		    d->file);
 	return a;
 }
 

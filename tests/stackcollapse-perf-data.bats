@@ -230,6 +230,14 @@ same() {
 	[[ "$stderr" == *"compressed with perf record -z"* ]]
 }
 
+@test "--call-graph lbr captures are refused" {
+	"$MANGLE" lbr "$D/cpp.data" "$BATS_TEST_TMPDIR/lbr.data"
+	run --separate-stderr sc "$BATS_TEST_TMPDIR/lbr.data"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"recorded with --call-graph lbr"*"perf script -i"* ]]
+}
+
 @test "AUX area traces and directory format are refused" {
 	"$MANGLE" feat 18 "$D/cpp.data" "$BATS_TEST_TMPDIR/aux.data"
 	run --separate-stderr sc "$BATS_TEST_TMPDIR/aux.data"

@@ -15,6 +15,8 @@
  *   chainloop   every address of the first callchain the same one
  *   feat N      feature bit N set (its section pointing at the header)
  *   pad N       N MB of records of an unknown type added after the data
+ *   lbr         the first attr made a --call-graph lbr one (BRANCH_STACK
+ *               sampled, branch_sample_type CALL_STACK)
  *
  * Only what the perf.data tests need: records of the types perf record
  * writes for a -g capture, attrs of size 128 or less.
@@ -383,7 +385,11 @@ main(int argc, char **argv)
 		}
 	} else if (strcmp(mode, "feat") == 0)
 		b[72 + atoi(argv[2]) / 8] |= (unsigned char)(1 << (atoi(argv[2]) % 8));
-	else if (strcmp(mode, "pad") == 0) {
+	else if (strcmp(mode, "lbr") == 0) {
+		o = (size_t)g64(24);
+		p64(o + 24, g64(o + 24) | (1ULL << 11));
+		p64(o + 72, g64(o + 72) | (1ULL << 11));
+	} else if (strcmp(mode, "pad") == 0) {
 		size_t add = (size_t)atoi(argv[2]) << 20, end, k, nf = 0;
 		uint64_t fl[4];
 
