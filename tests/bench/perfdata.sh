@@ -8,6 +8,7 @@
 # record; says so and goes on otherwise.
 pd1=perfdata-1.data
 pd2=perfdata-2.data
+pdu=perfdata-u.data		# user frames only: no kallsyms to read
 pd_ok=1
 if [ ! -s "$pd1" ] || [ ! -s "$pd2" ]; then
 	if ! command -v perf > /dev/null 2>&1; then
@@ -19,9 +20,10 @@ if [ ! -s "$pd1" ] || [ ! -s "$pd2" ]; then
 		pd_ok=0
 	elif ! perf record -q -F 20000 -g -o "$pd1" -- ./pd-minidb -t -n 1300 \
 	    > /dev/null 2>&1 || ! perf record -q -F 20000 -g -o "$pd2" -- \
-	    ./pd-minidb -t -n 2600 > /dev/null 2>&1; then
+	    ./pd-minidb -t -n 2600 > /dev/null 2>&1 || ! perf record -q -F 20000 \
+	    -g -e cpu-clock:u -o "$pdu" -- ./pd-minidb -t -n 1300 > /dev/null 2>&1; then
 		echo "perf.data: perf record not permitted, skipped"
-		rm -f "$pd1" "$pd2"
+		rm -f "$pd1" "$pd2" "$pdu"
 		pd_ok=0
 	fi
 fi
@@ -70,6 +72,15 @@ if [ "$pd_ok" = 1 ]; then
 	cp=$(pd_cpu "perf script --no-demangle -i $pd1 | $sc")
 	c1=$(pd_cpu "$sc $pd1")
 	c2=$(pd_cpu "$sc $pd2")
+	nu=$(perf script -F comm -i "$pdu" 2> /dev/null | wc -l)
+	su=$(wc -c < "$pdu")
+	tpu=$(pd_best "perf script --no-demangle -i $pdu | $sc")
+	set -- $(./runstat /dev/null "$sc" "$pdu")
+	tu=$1
+	for r in $(seq "$runs"); do
+		set -- $(./runstat /dev/null "$sc" "$pdu")
+		[ "$(awk -v a="$1" -v b="$tu" 'BEGIN { print (a < b) }')" = 1 ] && tu=$1
+	done
 	set -- $(./runstat /dev/null "$sc" "$pd1")
 	t1=$1 k1=$2
 	for r in $(seq "$runs"); do
@@ -83,7 +94,8 @@ if [ "$pd_ok" = 1 ]; then
 		[ "$(awk -v a="$1" -v b="$t2" 'BEGIN { print (a < b) }')" = 1 ] && t2=$1 k2=$2
 	done
 	awk -v n="$n1" -v s1="$s1" -v s2="$s2" -v tp="$tp" -v t1="$t1" \
-	    -v t2="$t2" -v k1="$k1" -v k2="$k2" -v cp="$cp" -v c1="$c1" -v c2="$c2" 'BEGIN {
+	    -v t2="$t2" -v k1="$k1" -v k2="$k2" -v cp="$cp" -v c1="$c1" -v c2="$c2" -v nu="$nu" -v su="$su" \
+	    -v tpu="$tpu" -v tu="$tu" 'BEGIN {
 		printf "%-22s %-34s %8.3f s  %.3f s CPU  (%d samples, %.1f MB)\n",
 		    "perf script | s-perf", "perf.data, minidb 2 threads", tp, cp, n, s1 / 1e6
 		printf "%-22s %-34s %8.3f s  %.3f s CPU  %4.0fx faster (CPU %.0fx)  %7.1f MB RSS\n",
@@ -92,6 +104,9 @@ if [ "$pd_ok" = 1 ]; then
 		printf "%-22s %-34s %8.3f s  %7.1f MB RSS (%+.1f%%)\n",
 		    "stackcollapse-perf", "twice as long a capture", t2, k2 / 1024,
 		    (k2 - k1) * 100 / k1
+		printf "%-22s %-34s %8.3f s against %.3f s: %.0fx  (%d samples, %.1f MB)\n",
+		    "stackcollapse-perf", "user frames only (cpu-clock:u)", tu, tpu,
+		    (tu > 0 ? tpu / tu : 0), nu, su / 1e6
 		if (c2 > c1)
 			printf "%-22s %-34s %8.0f MB/s once indexed ((size2 - size1) / (cpu2 - cpu1))\n",
 			    "stackcollapse-perf", "the second half of it",
