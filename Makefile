@@ -55,8 +55,12 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 
 # Helpers the tests use (no python or jq needed).
 TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes \
-	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup
+	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup $(BUILD)/test/demangle
 $(BUILD)/test/symlookup: tests/tools/symlookup.c lib/fold.h $(BUILD)/libfold.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
+# Drivers over the library (the demangler's tests and bench).
+$(BUILD)/test/demangle: tests/tools/demangle.c $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 $(BUILD)/test/%: tests/tools/%.c
@@ -87,7 +91,7 @@ check: test
 demo: all
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin sh examples/demo.sh
 
-bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat
+bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat $(BUILD)/test/demangle
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin BENCH=$(CURDIR)/$(BUILD)/bench \
 		sh tests/bench/run.sh
 
@@ -100,7 +104,7 @@ $(BUILD)/bench/%: tests/bench/%.c
 # the inputs that once failed (tests/fuzz/regress/NAME).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZERS = folded regex perf dtrace svg elf perfdata
+FUZZERS = folded regex perf dtrace svg elf perfdata demangle demangle_rust
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 

@@ -7,8 +7,8 @@
 #include "fold.h"
 
 static const char usage[] =
-    "stackcollapse-dtrace [-q] [--demangle-rust] [--includeoffset]\n"
-    "               [--strict] [file ...]\n";
+    "stackcollapse-dtrace [-q] [--demangle] [--includeoffset] [--strict]\n"
+    "               [file ...]\n";
 
 static const char help[] =
     "Collapse the stack aggregations printed by dtrace (@[ustack()] =\n"
@@ -16,19 +16,21 @@ static const char help[] =
     "one line per distinct stack: \"root;...;leaf COUNT\", sorted.\n"
     "\n"
     "      --includeoffset     keep the +0x offsets (but the leaf's)\n"
-    "      --demangle-rust     demangle Rust legacy symbols (_ZN...E,\n"
-    "                          $LT$...$GT$, ::h<hash>)\n"
+    "      --demangle          demangle C++ and Rust symbols (_Z..., _R...)\n"
+    "                          as c++filt -p prints them\n"
+    "      --demangle-rust     the same as --demangle\n"
     "  -q, --quiet             no warnings\n"
     "      --strict            a record without a count or an unrecognized\n"
     "                          line is an error\n"
     "  -h, --help              this help\n"
     "      --version           print the version\n";
 
-enum { OPT_OFFSET = FOLD_OPT_TOOL, OPT_RUST, OPT_STRICT, OPT_VERSION };
+enum { OPT_OFFSET = FOLD_OPT_TOOL, OPT_DEMANGLE, OPT_STRICT, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "includeoffset", 0, NULL, OPT_OFFSET },
-	{ "demangle-rust", 0, NULL, OPT_RUST },
+	{ "demangle", 0, NULL, OPT_DEMANGLE },
+	{ "demangle-rust", 0, NULL, OPT_DEMANGLE },
 	{ "quiet", 0, NULL, 'q' },
 	{ "strict", 0, NULL, OPT_STRICT },
 	{ "help", 0, NULL, 'h' },
@@ -49,8 +51,8 @@ main(int argc, char **argv)
 		case OPT_OFFSET:
 			flags |= FOLD_DTRACE_OFFSET;
 			break;
-		case OPT_RUST:
-			flags |= FOLD_DTRACE_RUST;
+		case OPT_DEMANGLE:
+			flags |= FOLD_DTRACE_DEMANGLE;
 			break;
 		case 'q':
 			flags |= FOLD_DTRACE_QUIET;

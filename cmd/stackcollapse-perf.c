@@ -8,9 +8,9 @@
 
 static const char usage[] =
     "stackcollapse-perf [-q] [--addrs] [--all] [--buildid-dir DIR]\n"
-    "               [--context] [--event-filter EVENT] [--inline] [--jit]\n"
-    "               [--kernel] [--no-demangle] [--pid] [--samples]\n"
-    "               [--skip-after FUNC] [--srcline] [--strict]\n"
+    "               [--context] [--demangle] [--event-filter EVENT]\n"
+    "               [--inline] [--jit] [--kernel] [--no-demangle] [--pid]\n"
+    "               [--samples] [--skip-after FUNC] [--srcline] [--strict]\n"
     "               [--symfs DIR] [--tid] [file ...]\n";
 
 static const char help[] =
@@ -23,6 +23,9 @@ static const char help[] =
     "      --jit               annotate JIT frames (/tmp/perf-N.map) with _[j]\n"
     "      --all               --kernel and --jit\n"
     "      --addrs             [module <addr>] for unknown symbols\n"
+    "      --demangle          demangle C++ and Rust names (perf script\n"
+    "                          --no-demangle) as perf script prints them;\n"
+    "                          the default for perf.data\n"
     "      --event-filter EVENT\n"
     "                          keep samples of EVENT only (default: the\n"
     "                          first event seen)\n"
@@ -36,6 +39,7 @@ static const char help[] =
     "                          ~/.debug)\n"
     "      --symfs DIR         perf.data: look for binaries below DIR\n"
     "      --no-demangle       perf.data: keep symbol names as they are\n"
+    "                          (perf script --no-demangle)\n"
     "  -q, --quiet             no warnings\n"
     "      --strict            an unrecognized line is an error\n"
     "  -h, --help              this help\n"
@@ -44,8 +48,8 @@ static const char help[] =
 enum {
 	OPT_PID = FOLD_OPT_TOOL, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
 	OPT_ADDRS, OPT_EVENT, OPT_INLINE, OPT_CONTEXT, OPT_SRCLINE, OPT_SKIP,
-	OPT_SAMPLES, OPT_STRICT, OPT_VERSION, OPT_BUILDID, OPT_SYMFS,
-	OPT_NODEMANGLE
+	OPT_SAMPLES, OPT_STRICT, OPT_DEMANGLE, OPT_VERSION, OPT_BUILDID,
+	OPT_SYMFS, OPT_NODEMANGLE
 };
 
 static const struct option longopts[] = {
@@ -55,6 +59,7 @@ static const struct option longopts[] = {
 	{ "jit", 0, NULL, OPT_JIT },
 	{ "all", 0, NULL, OPT_ALL },
 	{ "addrs", 0, NULL, OPT_ADDRS },
+	{ "demangle", 0, NULL, OPT_DEMANGLE },
 	{ "event-filter", 1, NULL, OPT_EVENT },
 	{ "inline", 0, NULL, OPT_INLINE },
 	{ "context", 0, NULL, OPT_CONTEXT },
@@ -77,13 +82,16 @@ main(int argc, char **argv)
 	struct fold_perf_opts o = { 0, NULL, NULL };
 	struct fold_perfdata_opts po = { NULL, NULL, 0 };
 	struct fold_perf *p;
-	int c;
+	int c, nodemangle = 0;
 
 	fold_init(argv[0]);
 	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_PID:
 			o.flags |= FOLD_PERF_PID;
+			break;
+		case OPT_DEMANGLE:
+			o.flags |= FOLD_PERF_DEMANGLE;
 			break;
 		case OPT_TID:
 			o.flags |= FOLD_PERF_TID;
@@ -131,7 +139,7 @@ main(int argc, char **argv)
 			po.symfs = optarg;
 			break;
 		case OPT_NODEMANGLE:
-			/* names are not demangled yet: nothing to turn off */
+			nodemangle = 1;
 			break;
 		case 'q':
 			o.flags |= FOLD_PERF_QUIET;
@@ -150,6 +158,10 @@ main(int argc, char **argv)
 	}
 	if (isatty(2))
 		po.flags |= FOLD_PERFDATA_PROGRESS;
+	/* perf.data: names as perf script prints them, unless --no-demangle
+	 * (--demangle is for perf script text that holds mangled names) */
+	if (!nodemangle)
+		po.flags |= FOLD_PERFDATA_DEMANGLE;
 	p = fold_perf_new(&o);
 	if (fold_perf_run_any(p, &po, argc - optind, argv + optind)) {
 		fold_perf_end(p);

@@ -280,20 +280,81 @@ put_pieces(struct fold_dtrace_st *st, const char *f, size_t len)
 	}
 }
 
-/* --demangle-rust: 1 if the frame was a Rust symbol, put. */
-static int
-put_rust(struct fold_dtrace_st *st, const char *f, size_t len)
+/*
+ * A Rust legacy name already split by DTrace's C++ demangler,
+ * "a::b::h<16 hex>", mangled again ("_ZN1a1b17h<hash>E") into o (room for
+ * 12 * len + 32 bytes), so that one demangler decides: its length, or 0 if
+ * the name has no such hash.
+ */
+static size_t
+rust_remangle(const char *s, size_t len, char *o)
 {
-	size_t k = len, n;
+	size_t a, b, n = 3, k, v;
+	char num[24];
+
+	if (len < 20 || s[len - 19] != ':' || s[len - 18] != ':' ||
+	    s[len - 17] != 'h')
+		return 0;
+	for (k = len - 16; k < len; k++)
+		if (!isxdig((unsigned char)s[k]))
+			return 0;
+	memcpy(o, "_ZN", 3);
+	for (a = 0;; a = b + 2) {
+		for (b = a; b + 1 < len && !(s[b] == ':' && s[b + 1] == ':'); b++)
+			;
+		if (b + 1 >= len)
+			b = len;
+		k = sizeof(num);
+		v = b - a;
+		do {
+			num[--k] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v > 0);
+		memcpy(o + n, num + k, sizeof(num) - k);
+		n += sizeof(num) - k;
+		memcpy(o + n, s + a, b - a);
+		n += b - a;
+		if (b >= len)
+			break;
+	}
+	o[n++] = 'E';
+	return n;
+}
+
+/*
+ * --demangle: 1 if the frame was a mangled name, put demangled.  C++ names
+ * (_Z...) are written without their argument lists, as c++filt -p and perf
+ * print them (and as the names DTrace demangles itself look once cut);
+ * Rust names, legacy or v0, as c++filt prints them.  macOS's extra leading
+ * '_' is taken off, and Rust names split by DTrace's C++ demangler ("a::b::
+ * h<hash>", see rust_remangle) are mangled again to drop the hash.
+ */
+static int
+put_demangled(struct fold_dtrace_st *st, const char *f, size_t len)
+{
+	size_t k = len, m, n = 0;
+	const char *s;
 	char *o;
 
 	while (k > 0 && f[k - 1] != '`')	/* module`symbol */
 		k--;
-	if (len - k < 4)
+	s = f + k;
+	m = len - k;
+	if (m < 4)
 		return 0;
-	if (st->tcap < 2 * (len - k))
-		fold_grow(&st->tmp, &st->tcap, 2 * (len - k), 1);
-	n = fold_rust_demangle(f + k, len - k, st->tmp);
+	if (s[0] == '_' && s[1] == '_' && (s[2] == 'R' || s[2] == 'Z')) {
+		s++;
+		m--;
+	}
+	fold_grow(&st->tmp, &st->tcap, FOLD_DM_MAXOUT + 12 * m + 32, 1);
+	if (s[0] == '_' && (s[1] == 'R' || s[1] == 'Z' || s[1] == 'G')) {
+		n = fold_demangle_rust(s, m, st->tmp, FOLD_DM_MAXOUT,
+		    FOLD_DM_PARAMS);
+		if (n == 0)
+			n = fold_demangle_cxx(s, m, st->tmp, FOLD_DM_MAXOUT, 0);
+	} else if ((m = rust_remangle(s, m, st->tmp + FOLD_DM_MAXOUT)) > 0)
+		n = fold_demangle_rust(st->tmp + FOLD_DM_MAXOUT, m, st->tmp,
+		    FOLD_DM_MAXOUT, FOLD_DM_PARAMS);
 	if (n == 0)
 		return 0;
 	o = put(st, k + n);
@@ -310,7 +371,7 @@ add_frame(struct fold_dtrace_st *st, const char *f, size_t len)
 
 	if (!(st->flags & FOLD_DTRACE_OFFSET) || leaf)
 		len = cut_offset(f, len);
-	if ((st->flags & FOLD_DTRACE_RUST) && put_rust(st, f, len))
+	if ((st->flags & FOLD_DTRACE_DEMANGLE) && put_demangled(st, f, len))
 		return;
 	len = cut_cpp(f, len);
 	if (len == 0) {
@@ -901,7 +962,7 @@ run_buffer(struct fold_dtrace *d, struct fold_in *in)
 #ifdef FRAME_FAST
 		if ((st->state == S_DT || st->state == S_BT ||
 		    (st->state == S_IDLE && !st->btmode)) &&
-		    !(st->flags & FOLD_DTRACE_RUST)) {
+		    !(st->flags & FOLD_DTRACE_DEMANGLE)) {
 			p = frames(d, p, end, &lineno);
 			if (p == end)
 				break;
@@ -998,137 +1059,4 @@ fold_dtrace_end(struct fold_dtrace *d)
 	free(st);
 	free(d);
 	return status;
-}
-
-/* ---- Rust legacy demangling -------------------------------------------- */
-
-static const struct {
-	const char *esc;
-	char c;
-} rust_esc[] = {
-	{ "LT", '<' }, { "GT", '>' }, { "C", ',' }, { "RF", '&' },
-	{ "BP", '*' }, { "SP", '@' }, { "LP", '(' }, { "RP", ')' },
-};
-
-/* One component: escapes decoded, ".." to "::".  Returns bytes written. */
-static size_t
-rust_comp(const char *c, size_t n, char *out)
-{
-	size_t i = 0, o = 0, j, k, e;
-	unsigned v;
-
-	if (n >= 2 && c[0] == '_' && c[1] == '$')
-		i = 1;
-	while (i < n) {
-		if (c[i] == '.' && i + 1 < n && c[i + 1] == '.') {
-			out[o++] = ':';
-			out[o++] = ':';
-			i += 2;
-			continue;
-		}
-		if (c[i] != '$') {
-			out[o++] = c[i++];
-			continue;
-		}
-		for (j = i + 1; j < n && c[j] != '$'; j++)
-			;
-		if (j == n) {		/* no closing '$': as it is */
-			memcpy(out + o, c + i, n - i);
-			return o + n - i;
-		}
-		e = j - i - 1;		/* the escape is c[i+1 .. j) */
-		for (k = 0; k < sizeof(rust_esc) / sizeof(rust_esc[0]); k++)
-			if (strlen(rust_esc[k].esc) == e &&
-			    memcmp(rust_esc[k].esc, c + i + 1, e) == 0)
-				break;
-		if (k < sizeof(rust_esc) / sizeof(rust_esc[0])) {
-			out[o++] = rust_esc[k].c;
-		} else if (e >= 2 && e <= 3 && c[i + 1] == 'u' &&
-		    isxdig((unsigned char)c[i + 2]) &&
-		    (e == 2 || isxdig((unsigned char)c[i + 3]))) {
-			v = 0;
-			for (k = i + 2; k < j; k++)
-				v = v * 16 + (unsigned)(isdig((unsigned char)c[k]) ?
-				    c[k] - '0' : (c[k] | 0x20) - 'a' + 10);
-			if (v >= 0x20 && v < 0x7f)
-				out[o++] = (char)v;
-			else {
-				memcpy(out + o, c + i, j + 1 - i);
-				o += j + 1 - i;
-			}
-		} else {		/* unknown escape: as it is */
-			memcpy(out + o, c + i, j + 1 - i);
-			o += j + 1 - i;
-		}
-		i = j + 1;
-	}
-	return o;
-}
-
-/* "h" and 16 hex digits. */
-static int
-rust_hash(const char *c, size_t n)
-{
-	size_t k;
-
-	if (n != 17 || c[0] != 'h')
-		return 0;
-	for (k = 1; k < 17; k++)
-		if (!isxdig((unsigned char)c[k]))
-			return 0;
-	return 1;
-}
-
-size_t
-fold_rust_demangle(const char *s, size_t len, char *out)
-{
-	size_t i, n, o = 0, a, b;
-	int first = 1;
-
-	if (len >= 4 && memcmp(s, "__ZN", 4) == 0) {
-		s++;
-		len--;
-	}
-	if (len >= 5 && memcmp(s, "_ZN", 3) == 0 && s[len - 1] == 'E') {
-		for (i = 3; i < len - 1;) {
-			if (!isdig((unsigned char)s[i]) || s[i] == '0')
-				return 0;
-			for (n = 0; i < len - 1 && isdig((unsigned char)s[i]); i++) {
-				n = n * 10 + (size_t)(s[i] - '0');
-				if (n > len)
-					return 0;
-			}
-			if (n > len - 1 - i)
-				return 0;
-			if (!(i + n == len - 1 && rust_hash(s + i, n) && !first)) {
-				if (!first) {
-					out[o++] = ':';
-					out[o++] = ':';
-				}
-				o += rust_comp(s + i, n, out + o);
-				first = 0;
-			}
-			i += n;
-		}
-		return first ? 0 : o;
-	}
-	/* Already split by a C++ demangler: "a::b::h0123456789abcdef". */
-	if (len < 20 || s[len - 19] != ':' || s[len - 18] != ':' ||
-	    !rust_hash(s + len - 17, 17))
-		return 0;
-	len -= 19;
-	for (a = 0;; a = b + 2) {
-		for (b = a; b + 1 < len && !(s[b] == ':' && s[b + 1] == ':'); b++)
-			;
-		if (b + 1 >= len)
-			b = len;
-		if (a > 0) {
-			out[o++] = ':';
-			out[o++] = ':';
-		}
-		o += rust_comp(s + a, b - a, out + o);
-		if (b >= len)
-			break;
-	}
-	return o;
 }

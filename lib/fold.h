@@ -534,7 +534,8 @@ enum {
 	FOLD_PERF_SRCLINE = 1 << 7,	/* input has perf script -F+srcline lines */
 	FOLD_PERF_SAMPLES = 1 << 8,	/* count samples, not periods */
 	FOLD_PERF_QUIET = 1 << 9,	/* no warnings */
-	FOLD_PERF_STRICT = 1 << 10	/* an unrecognized line is fatal */
+	FOLD_PERF_STRICT = 1 << 10,	/* an unrecognized line is fatal */
+	FOLD_PERF_DEMANGLE = 1 << 11	/* demangle C++ and Rust names */
 };
 struct fold_perf_opts {
 	unsigned flags;
@@ -587,7 +588,7 @@ int fold_perf_end(struct fold_perf *p);
  */
 enum {
 	FOLD_DTRACE_OFFSET = 1 << 0,	/* keep +0x offsets (not the leaf's) */
-	FOLD_DTRACE_RUST = 1 << 1,	/* demangle Rust legacy symbols */
+	FOLD_DTRACE_DEMANGLE = 1 << 1,	/* demangle C++ and Rust symbols */
 	FOLD_DTRACE_QUIET = 1 << 2,	/* no warnings */
 	FOLD_DTRACE_STRICT = 1 << 3	/* anything dropped is fatal */
 };
@@ -607,15 +608,6 @@ void fold_dtrace_run(struct fold_dtrace *d, int nfiles, char **files);
 void fold_dtrace_print(struct fold_dtrace *d);
 /* Final warnings; free everything; the exit status (0 or 1). */
 int fold_dtrace_end(struct fold_dtrace *d);
-/*
- * Demangle one Rust legacy symbol: "_ZN" (or "__ZN") length-prefixed
- * components "E", or an already split name ending in "::h" and 16 hex
- * digits.  The hash is dropped, $LT$ $GT$ $u20$ $C$ $RF$ $BP$ $SP$ $LP$ $RP$
- * and $uXX$ are decoded and ".." becomes "::".  Writes the name to out,
- * which must hold 2 * len bytes, and returns its length, or 0 (out
- * undefined) if s is not such a symbol.
- */
-size_t fold_rust_demangle(const char *s, size_t len, char *out);
 
 /* ---- svg.c, flame.c, flamejs.c: flame graphs as SVG -------------------- */
 
@@ -882,7 +874,8 @@ void fold_symsrc_free(struct fold_symsrc *s);
  * fold_perf_frame_id(): the id of a frame as perf script prints it: addr is
  * the address it prints (a user address as the offset in its file, other
  * addresses as they are), sym the symbol without "+0x" offset (NULL:
- * [unknown]), dso the object (NULL: [unknown]).  Strings are copied; ids
+ * [unknown]), dso the object (NULL: [unknown]); demangle: as perf script
+ * (without --no-demangle) prints the name.  Strings are copied; ids
  * stay valid until fold_perf_end().  java: the sample's root starts with
  * "java".  The names are made once per distinct frame.
  * fold_perf_root(): the root frame of a command and thread (pid NULL:
@@ -900,6 +893,7 @@ struct fold_perf_frame {
 	size_t symlen;
 	const char *dso;
 	size_t dsolen;
+	int demangle;		/* demangle sym as perf script does */
 };
 uint32_t fold_perf_frame_id(struct fold_perf *p,
     const struct fold_perf_frame *f, int java);
@@ -930,7 +924,9 @@ void fold_perf_run_fd(struct fold_perf *p, int fd, const char *name,
  */
 enum {
 	FOLD_PERFDATA_QUIET = 1,	/* no warnings */
-	FOLD_PERFDATA_PROGRESS = 2	/* progress on stderr (a terminal) */
+	FOLD_PERFDATA_PROGRESS = 2,	/* progress on stderr (a terminal) */
+	FOLD_PERFDATA_DEMANGLE = 4	/* names as perf script prints them,
+					   not as --no-demangle */
 };
 struct fold_perfdata_opts {
 	const char *buildid_dir;	/* NULL: perf's default */
@@ -954,5 +950,32 @@ void fold_perfdata_free(struct fold_perfdata *d);
  * script text by its first bytes.  1 if a perf.data input was refused. */
 int fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
     int nfiles, char **files);
+/* ---- demangle.c, demangle_cxx.c, demangle_rust.c: symbol demangling ---- */
+/*
+ * Demangle one symbol as GNU c++filt (libiberty, non-verbose, auto style)
+ * prints it.  With FOLD_DM_PARAMS the output is that of `c++filt -i`
+ * (function argument lists kept); without it, that of `c++filt -i -p`
+ * (as perf script prints names).
+ */
+enum { FOLD_DM_PARAMS = 1 };
+/* The longest name written: a longer one is left mangled. */
+#define FOLD_DM_MAXOUT 65536
+/*
+ * Demangle sym[0..len) into out (cap bytes, not NUL-terminated).  Returns
+ * the length of the name, or 0 when the symbol is left as it is (not
+ * mangled, malformed, over the limits, or it would not fit in cap).
+ * Never allocates; bounded recursion; linear time.  fold_demangle() tries
+ * Rust first (legacy Rust overlaps the C++ grammar), then C++.  No state is
+ * kept between calls (callers cache per distinct symbol); the C++ side
+ * uses about 150 KiB of stack (its tables), plus its recursion, bounded:
+ * call it from threads with a stack of 1 MiB or more.  C++ symbols longer
+ * than 1024 bytes are left as they are, as c++filt leaves them.
+ */
+size_t fold_demangle(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags);
+size_t fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags);
+size_t fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags);
 
 #endif

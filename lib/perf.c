@@ -525,7 +525,9 @@ struct frame {
 	const char *addr, *sym, *mod, *src;
 	size_t alen, slen, mlen, srclen;
 	int hasmod, hassrc;
-	int nooff;		/* sym carries no "+0x..." offset to strip */
+	int nooff;		/* sym carries no "+0x..." offset to strip: a
+				   frame of perf.data (fold_perf_frame_id) */
+	int demangle;		/* with nooff: demangle (else the flag) */
 };
 
 /*
@@ -598,6 +600,21 @@ frame_names(struct fold_perf *p, const struct frame *f, int java, int *unknown)
 			}
 			tput(st, &k, "]", 1);
 			isunk = 1;
+		} else if ((f->nooff ? f->demangle :
+		    (st->flags & FOLD_PERF_DEMANGLE) != 0) && pl > 2 &&
+		    pc[0] == '_' && (pc[1] == 'Z' || pc[1] == 'R' ||
+		    pc[1] == 'G')) {
+			/* as perf script prints names: c++filt -p, and a PLT
+			 * entry's name demangled before its "@plt" */
+			size_t ml = pl;
+			if (ml > 4 && memcmp(pc + ml - 4, "@plt", 4) == 0)
+				ml -= 4;
+			fold_grow(&st->tmp, &st->tmpcap, FOLD_DM_MAXOUT + 5, 1);
+			k = fold_demangle(pc, ml, st->tmp, FOLD_DM_MAXOUT, 0);
+			if (k == 0)
+				tput(st, &k, pc, pl);
+			else if (ml < pl)
+				tput(st, &k, "@plt", 4);
 		} else
 			tput(st, &k, pc, pl);
 		/* tidy: ';' to ':', cut the arguments, drop quotes */
@@ -1526,7 +1543,7 @@ fold_perf_frame_id(struct fold_perf *p, const struct fold_perf_frame *pf,
 	    (unsigned long long)pf->addr);
 	klen = 1 + slen + 1 + mlen + (withaddr ? 1 + alen : 0);
 	fold_grow(&st->fkey, &st->fkeycap, klen, 1);
-	st->fkey[0] = (char)j;
+	st->fkey[0] = (char)(j | (pf->demangle ? 2 : 0));
 	memcpy(st->fkey + 1, sym, slen);
 	st->fkey[1 + slen] = '\0';
 	memcpy(st->fkey + 2 + slen, mod, mlen);
@@ -1552,6 +1569,7 @@ fold_perf_frame_id(struct fold_perf *p, const struct fold_perf_frame *pf,
 	f.mlen = mlen;
 	f.hasmod = 1;
 	f.nooff = 1;
+	f.demangle = pf->demangle;
 	k = frame_names(p, &f, j, &unk);
 	v.n = (uint32_t)k;
 	v.a = 0;

@@ -1145,6 +1145,7 @@ frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
 	}
 	if (f.sym != NULL)
 		f.symlen = strlen(f.sym);
+	f.demangle = (d->o.flags & FOLD_PERFDATA_DEMANGLE) != 0;
 	d->fc[i].ip = ip;
 	d->fc[i].gen = key;
 	d->fc[i].fid = fold_perf_frame_id(d->p, &f, java);

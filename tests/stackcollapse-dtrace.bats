@@ -168,8 +168,57 @@ case_ok() {
 }
 
 @test "--demangle-rust: other escapes, and names that are not Rust" {
-	run sc --demangle-rust < <(printf '    x`_ZN3foo13$BP$$SP$$u7e$3barE\n    _ZN3foo3barEv+0x1\n    m`a::b::h0123\n  1\n')
-	[ "$output" = 'm`a::b::h0123;_ZN3foo3barEv;x`foo::*@~::bar 1' ]
+	# (--demangle-rust is --demangle: the C++ name is demangled too)
+	run sc --demangle-rust < <(printf '    x`_ZN3foo13$BP$$SP$$u7e$3bar17h0123456789abcdefE\n    _ZN3foo3barEv+0x1\n    m`a::b::h0123\n  1\n')
+	[ "$output" = 'm`a::b::h0123;foo::bar;x`foo::*@~::bar 1' ]
+}
+
+@test "--demangle-rust: c++filt's rules, a hash with 5 distinct digits at least" {
+	# As c++filt: no hash, or one of fewer than 5 distinct hex digits, is
+	# not a Rust legacy name but a C++ one, printed with its "hash" (and
+	# a name split by DTrace is left as it is).
+	run sc --demangle-rust < <(printf '    x`_ZN3foo3bar17h5a5a5a5a5a5a5a5aE\n    x`_ZN3foo3barE\n    x`foo::bar::h5a5a5a5a5a5a5a5a\n    x`foo::bar::h5a5a5a5a5a5a5a5b\n  1\n')
+	[ "$output" = 'x`foo::bar::h5a5a5a5a5a5a5a5b;x`foo::bar::h5a5a5a5a5a5a5a5a;x`foo::bar;x`foo::bar::h5a5a5a5a5a5a5a5a 1' ]
+	run sc --demangle-rust < <(printf '    x`foo::bar::h5a1b2c3d4e5f6a7b\n    x`_ZN3foo3bar17h5a1b2c3d4e5f6a7bE.llvm.42\n  1\n')
+	[ "$output" = 'x`foo::bar;x`foo::bar 1' ]
+}
+
+@test "--demangle-rust: v0 names (_R), and macOS's extra leading underscore" {
+	run sc --demangle-rust < <(printf '    x`_RINvCs1234_1m4workmEB2_+0x10\n    x`__RNvCs1234_1m4main\n    x`__ZN3std2rt10lang_start17h0123456789abcdefE\n    x`_RNvC1m1x.llvm.7\n  1\n')
+	[ "$output" = 'x`m::x;x`std::rt::lang_start;x`m::main;x`m::work::<u32> 1' ]
+}
+
+@test "--demangle: C++ names as c++filt -p prints them (module\`sym, bpftrace, macOS '__Z')" {
+	run sc --demangle < <(printf '%s\n' \
+	    '    cxxwork`_ZNK12_GLOBAL__N_15Fnv1aclERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE+0x2a' \
+	    '    cxxwork`_ZN5store5IndexINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEElN12_GLOBAL__N_15Fnv1aEE3putERKS6_l+0x11' \
+	    '    cxxwork`_Z7apply_nIZ4mainEUliE_EdT_i+0x5' \
+	    '    cxxwork`__ZL4walki.isra.0+0x9' \
+	    '    _ZZ4mainENKUliE_clEi+16' \
+	    '    libstdc++.so.6`_ZTv0_n24_NSoD1Ev' \
+	    '    cxxwork`main+0x99' \
+	    '  7')
+	[ "$status" -eq 0 ]
+	[ "$output" = 'cxxwork`main;libstdc++.so.6`virtual thunk to std::basic_ostream<char, std::char_traits<char> >::~basic_ostream();main::{lambda(int)#1}::operator();cxxwork`walk;cxxwork`apply_n<main::{lambda(int)#1}>;cxxwork`store::Index<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, long, (anonymous namespace)::Fnv1a>::put;cxxwork`(anonymous namespace)::Fnv1a::operator() 7' ]
+	# without the option, the names are kept (cut at the last '(' or '<'
+	# after a '::', as stackcollapse.pl does with the names DTrace demangles)
+	run sc < <(printf '    x`_ZN1A1fEv+0x1\n    x`A::g(int) const+0x1\n  1\n')
+	[ "$output" = 'x`A::g;x`_ZN1A1fEv 1' ]
+}
+
+@test "--demangle: what c++filt -p leaves is left, as without the option; --demangle-rust is the same option" {
+	# (c++filt -p stops after the name: _Z1fS_ is f, _ZN1A1fE1 is A::f;
+	# a name over 1024 bytes is left, as c++filt leaves it)
+	local long a in
+	long=_Z1f$(printf 'P%.0s' $(seq 1030))i
+	in="    x\`_Z1fS_+0x1\n    x\`_ZN1A1fE1\n    x\`_Zfoo\n    x\`_R\n    x\`_GLOBAL__sub_I_a.cc\n    x\`_GLOBAL__I_a\n    x\`$long\n  2\n"
+	run sc --demangle < <(printf "$in")
+	[ "$output" = "x\`$long;x\`global constructors keyed to a;x\`_GLOBAL__sub_I_a.cc;x\`_R;x\`_Zfoo;x\`A::f;x\`f 2" ]
+	a=$output
+	run sc --demangle-rust < <(printf "$in")
+	[ "$output" = "$a" ]
+	run sc --demangle-rust < <(printf '    x`_ZN3foo3barEv\n    y`_RNvC1m4main\n  1\n')
+	[ "$output" = 'y`m::main;x`foo::bar 1' ]
 }
 
 @test "a record with no frame counts as '-'; a count of 0 is kept" {
@@ -218,6 +267,7 @@ case_ok() {
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "usage: stackcollapse-dtrace "* ]]
 	[[ "$output" == *"--demangle-rust"* ]]
+	[[ "$output" == *"--demangle "* ]]
 	run sc -h
 	[ "$status" -eq 0 ]
 	run sc --version

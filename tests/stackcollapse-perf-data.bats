@@ -40,31 +40,45 @@ teardown() {
 	return 0
 }
 
-# same NAME [EXTRA...]: for every option set, the stacks of NAME.data equal
-# those of NAME.txt (perf script --no-demangle, recorded alongside).
+# same NAME [EXTRA...]: for every option set, the stacks of NAME.data with
+# --no-demangle equal those of NAME.txt (perf script --no-demangle, recorded
+# alongside); and by default, demangled, those of perf script's own text
+# (NAME.dm.folded, NAME.dm-all.folded: collapsed when recorded).
 same() {
 	local name=$1 o
 	shift
 	for o in "${OPTSETS[@]}"; do
 		# shellcheck disable=SC2086
-		diff -u <(sc -q $o "$D/$name.txt") <(sc -q $o "$@" "$D/$name.data") ||
+		diff -u <(sc -q $o "$D/$name.txt") <(sc -q --no-demangle $o "$@" "$D/$name.data") ||
 			{ echo "differs with options: '$o'"; return 1; }
 	done
+	if [ -f "$D/$name.dm.folded" ]; then
+		diff -u "$D/$name.dm.folded" <(sc -q "$@" "$D/$name.data") ||
+			{ echo "differs from perf script (demangled)"; return 1; }
+		diff -u "$D/$name.dm-all.folded" <(sc -q --tid --all --addrs "$@" "$D/$name.data") ||
+			{ echo "differs from perf script (demangled), --tid --all --addrs"; return 1; }
+	fi
 }
 
 # ---- the recorded captures: byte for byte as perf script | stackcollapse-perf
 
 @test "C++: templates, namespaces, lambdas" {
 	same cpp --buildid-dir "$B"
-	run sc --buildid-dir "$B" "$D/cpp.data"
+	run sc --no-demangle --buildid-dir "$B" "$D/cpp.data"
 	[[ "$output" == *"main;_Z5applyIZ4mainEUliE0_EmT_i;_ZN5store5IndexI"* ]]
 	[[ "$output" == *"_ZN5store12_GLOBAL__N_13mixEm"* ]]
+	# demangled by default, as perf script prints the names
+	run sc --buildid-dir "$B" "$D/cpp.data"
+	[[ "$output" == *"main;apply<main::{lambda(int)#2}>;store::Index<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, long>::put "* ]]
+	[[ "$output" == *";store::(anonymous namespace)::mix "* ]]
 }
 
 @test "Rust" {
 	same rust --buildid-dir "$B"
-	run sc --buildid-dir "$B" "$D/rust.data"
+	run sc --no-demangle --buildid-dir "$B" "$D/rust.data"
 	[[ "$output" == *";_ZN4main1m4work"* ]]
+	run sc --buildid-dir "$B" "$D/rust.data"
+	[[ "$output" == *";main::m::work"* ]]
 }
 
 @test "a program with its own shared library" {
@@ -147,7 +161,7 @@ same() {
 	[[ "$output" == *";[memfd:fk (deleted) <"[0-9a-f]*">];"* ]]
 	# elsewhere the same as the text
 	diff -u <(sc "$D/memfd.txt" | sed 's/\[unknown\] \([; ]\)/X\1/g') \
-		<(sc --buildid-dir "$B" "$D/memfd.data" | sed 's/\[memfd:fk (deleted)\]/X/g')
+		<(sc --no-demangle --buildid-dir "$B" "$D/memfd.data" | sed 's/\[memfd:fk (deleted)\]/X/g')
 }
 
 @test "the build-id cache wins; without it our binaries are [unknown]" {
@@ -164,22 +178,22 @@ same() {
 
 @test "perf.data on stdin, mapped or streamed, and mixed with text" {
 	run sc --buildid-dir "$B" < "$D/cpp.data"
-	diff -u <(sc "$D/cpp.txt") <(printf '%s\n' "$output")
+	diff -u "$D/cpp.dm.folded" <(printf '%s\n' "$output")
 	run bash -c 'cat "$1" | "$2" --buildid-dir "$3"' _ "$D/cpp.data" "$BIN/stackcollapse-perf" "$B"
-	diff -u <(sc "$D/cpp.txt") <(printf '%s\n' "$output")
+	diff -u "$D/cpp.dm.folded" <(printf '%s\n' "$output")
 	# a perf.data and a text file: the stacks of both, summed
-	run sc --buildid-dir "$B" "$D/shlib.data" "$D/shlib.txt"
+	run sc --no-demangle --buildid-dir "$B" "$D/shlib.data" "$D/shlib.txt"
 	diff -u <(cat "$D/shlib.txt" "$D/shlib.txt" | sc) <(printf '%s\n' "$output")
 }
 
 @test "several perf.data files: threads and maps start over for each, stacks add up" {
-	run sc -q --buildid-dir "$B" "$D/shlib.data" "$D/fork.data" "$D/shlib.data"
+	run sc -q --no-demangle --buildid-dir "$B" "$D/shlib.data" "$D/fork.data" "$D/shlib.data"
 	diff -u <(cat "$D/shlib.txt" "$D/fork.txt" "$D/shlib.txt" | sc -q) <(printf '%s\n' "$output")
 }
 
 @test "--inline and --context ask addr2line what the text path asks it" {
 	command -v addr2line > /dev/null || skip "addr2line is not installed"
-	diff -u <(sc -q --inline --context "$D/shlib.txt") <(sc -q --inline --context --buildid-dir "$B" "$D/shlib.data")
+	diff -u <(sc -q --inline --context "$D/shlib.txt") <(sc -q --no-demangle --inline --context --buildid-dir "$B" "$D/shlib.data")
 }
 
 @test "a big-endian perf.data gives the same stacks" {
@@ -191,8 +205,17 @@ same() {
 	done
 }
 
-@test "--no-demangle is accepted (names stay as recorded)" {
-	diff -u <(sc --buildid-dir "$B" "$D/cpp.data") <(sc --no-demangle --buildid-dir "$B" "$D/cpp.data")
+@test "--no-demangle keeps names as recorded; --demangle is for text and changes nothing here" {
+	run sc --no-demangle --buildid-dir "$B" "$D/cpp.data"
+	[[ "$output" == *"_ZN5store"* ]]
+	[[ "$output" != *"store::"* ]]
+	diff -u <(sc --buildid-dir "$B" "$D/cpp.data") <(sc --demangle --buildid-dir "$B" "$D/cpp.data")
+	# --demangle on text of perf script --no-demangle: the same stacks
+	diff -u "$D/cpp.dm.folded" <(sc -q --demangle "$D/cpp.txt")
+	# both: text demangled, perf.data not
+	run sc -q --demangle --no-demangle --buildid-dir "$B" "$D/cpp.data" "$D/cpp.txt"
+	[[ "$output" == *"_ZN5store"* ]]
+	[[ "$output" == *"store::"* ]]
 }
 
 @test "live: record now, both paths give the same stacks" {
@@ -205,10 +228,12 @@ same() {
 		> /dev/null 2>&1 || skip "perf record is not permitted here"
 	perf script --no-demangle -i "$t/live.data" > "$t/live.txt" 2> /dev/null
 	[ -s "$t/live.txt" ] || skip "perf script printed nothing"
-	diff -u <(sc -q --all "$t/live.txt") <(sc -q --all "$t/live.data")
+	diff -u <(sc -q --all "$t/live.txt") <(sc -q --no-demangle --all "$t/live.data")
+	perf script -i "$t/live.data" 2> /dev/null | sc -q --all > "$t/live.dm"
+	diff -u "$t/live.dm" <(sc -q --all "$t/live.data")
 	# pipe mode, live through a pipe (a copy kept for perf script)
 	perf record -q -N -F 999 -g -o - -- "$t/minidb" -t -n 10 2> /dev/null |
-		tee "$t/pipe.data" | "$BIN/stackcollapse-perf" -q --tid > "$t/pipe.out"
+		tee "$t/pipe.data" | "$BIN/stackcollapse-perf" -q --no-demangle --tid > "$t/pipe.out"
 	perf script --no-demangle -i - < "$t/pipe.data" > "$t/pipe.txt" 2> /dev/null
 	diff -u <(sc -q --tid "$t/pipe.txt") "$t/pipe.out"
 	[ -s "$t/pipe.out" ]

@@ -465,6 +465,50 @@ build_inline() {
 
 # ---- usage, output -----------------------------------------------------------
 
+@test "--demangle: perf script --no-demangle captures give perf script's stacks (C++)" {
+	# cxxwork.cc (examples/workload) recorded once, printed twice by perf
+	run --separate-stderr sc --demangle "$P/demangle-cxx-nodm.txt"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	golden "$P/demangle-cxx.collapsed"
+	run --separate-stderr sc "$P/demangle-cxx.txt"
+	golden "$P/demangle-cxx.collapsed"
+	# the names perf demangled are there, mangled without the option
+	grep -qF ';store::Index<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, long, (anonymous namespace)::Fnv1a>::put;' "$P/demangle-cxx.collapsed"
+	grep -qF '::begin@plt' "$P/demangle-cxx.collapsed"
+	run sc "$P/demangle-cxx-nodm.txt"
+	[[ "$output" == *";_ZN5store5IndexINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEElN12_GLOBAL__N_15Fnv1aEE3putERKS6_l;"* ]]
+	# demangling an already demangled capture changes nothing
+	run --separate-stderr sc --demangle "$P/demangle-cxx.txt"
+	golden "$P/demangle-cxx.collapsed"
+}
+
+@test "--demangle: perf script --no-demangle captures give perf script's stacks (Rust v0)" {
+	run --separate-stderr sc --demangle "$P/demangle-rust-v0-nodm.txt"
+	[ "$status" -eq 0 ]
+	golden "$P/demangle-rust-v0.collapsed"
+	run --separate-stderr sc "$P/demangle-rust-v0.txt"
+	golden "$P/demangle-rust-v0.collapsed"
+	grep -qF ';rswork::main;rswork::work::<u32>' "$P/demangle-rust-v0.collapsed"
+	grep -qF ';<rswork::Sq as rswork::Shape>::area' "$P/demangle-rust-v0.collapsed"
+}
+
+@test "--demangle: each piece of an inline chain, offsets, what c++filt -p leaves" {
+	run sc --demangle < <(sample 'a 1 1.0: 1 cycles:' \
+	    '1 _ZN1A1fEv+0x10 (/x)' \
+	    '2 _ZN1B1gIiEEvT_->_ZNK1C1hEv+0x3 (/x)' \
+	    '3 _Z1fS_ (/x)' \
+	    '4 _Zfoo (/x)' \
+	    '5 _ZN3foo3bar17h0123456789abcdefE (/x)' \
+	    '6 _RNvCs1234_1m4main (/x)' \
+	    '7 _ZZ4mainENKUliE_clEi (/x)' \
+	    '8 _ZN1A1fEv@plt (/x)')
+	[ "$output" = 'a;A::f@plt;main::{lambda(int)#1}::operator;m::main;foo::bar;_Zfoo;f;B::g<int>;C::h_[i];A::f 1' ]
+	# as the demangled text gives
+	run sc < <(sample 'a 1 1.0: 1 cycles:' '7 main::{lambda(int)#1}::operator() (/x)')
+	[ "$output" = 'a;main::{lambda(int)#1}::operator 1' ]
+}
+
 @test "--help and --version" {
 	run --separate-stderr sc --help
 	[ "$status" -eq 0 ]

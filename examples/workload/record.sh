@@ -3,7 +3,7 @@
 # foldkit ships: the example captures in examples/ and the stackcollapse-perf
 # test fixtures in tests/data/perf/.
 #
-# usage:  sh examples/workload/record.sh [all|examples|fixtures]   (default: all)
+# usage:  sh examples/workload/record.sh [all|examples|fixtures|demangle]   (default: all)
 #
 # Needs: a C compiler, cargo/rustc (for minieth, offline is fine), perf, and
 # enough privilege to profile (root, or kernel.perf_event_paranoid <= 1 and
@@ -218,12 +218,39 @@ record_fixtures() {
 		"$FX/callchain-fp.txt" >"$FX/blank-spaces.txt"
 }
 
+# ---- demangling fixtures (tests/data/perf/demangle-*) ---------------------
+
+# One recording each of a C++ and a Rust (v0 mangling) program, printed by
+# perf script twice: demangled (perf's default) and --no-demangle, for
+# stackcollapse-perf --demangle.  The .collapsed files are what
+# stackcollapse-perf makes of the demangled text (the tests check that
+# --demangle on the other gives the same).  Needs g++ and rustc.
+record_demangle() {
+	CXX=${CXX:-g++}
+	$CXX -std=c++17 -O1 -g -fno-omit-frame-pointer -fno-inline \
+		-o "$REC_DIR/cxxwork" "$SRC/cxxwork.cc"
+	rustc -O -C force-frame-pointers=yes -C symbol-mangling-version=v0 \
+		-o "$REC_DIR/rsw-v0" "$SRC/rswork.rs"
+	rec dm-cxx -F 199 -g -- "$REC_DIR/cxxwork" 60000
+	scr dm-cxx >"$FX/demangle-cxx.txt"
+	scr dm-cxx --no-demangle >"$FX/demangle-cxx-nodm.txt"
+	rec dm-rust -F 99 -g -- "$REC_DIR/rsw-v0" 30000
+	scr dm-rust >"$FX/demangle-rust-v0.txt"
+	scr dm-rust --no-demangle >"$FX/demangle-rust-v0-nodm.txt"
+	sc=$ROOT/build/bin/stackcollapse-perf
+	if [ -x "$sc" ]; then
+		"$sc" "$FX/demangle-cxx.txt" >"$FX/demangle-cxx.collapsed"
+		"$sc" "$FX/demangle-rust-v0.txt" >"$FX/demangle-rust-v0.collapsed"
+	fi
+}
+
 case $what in
 all)
 	build_minidb
 	build_minieth
 	record_examples
 	record_fixtures
+	record_demangle
 	;;
 examples)
 	build_minidb
@@ -233,9 +260,13 @@ examples)
 fixtures)
 	build_minidb
 	record_fixtures
+	record_demangle
+	;;
+demangle)
+	record_demangle
 	;;
 *)
-	echo "usage: $0 [all|examples|fixtures]" >&2
+	echo "usage: $0 [all|examples|fixtures|demangle]" >&2
 	exit 2
 	;;
 esac

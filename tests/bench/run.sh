@@ -81,6 +81,8 @@ echo "foldkit bench: $(uname -sm), $(getconf _NPROCESSORS_ONLN) CPUs, best of $r
 for t in stackcollapse-dtrace flamegraph-svg; do
 	[ -x "$bin/$t" ] && [ -f "$top/tests/bench/$t.sh" ] && . "$top/tests/bench/$t.sh"
 done
+. "$top/tests/bench/demangle-rust.sh"
+. "$top/tests/bench/demangle.sh"
 
 # The seed's Perl one-liner for leaf hotspots, for scale (100 MB).
 if command -v perl >/dev/null 2>&1; then

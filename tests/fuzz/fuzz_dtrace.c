@@ -14,7 +14,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fuzz_stdout();
 	d = fold_dtrace_new(FOLD_DTRACE_QUIET |
-	    (data[0] & (FOLD_DTRACE_OFFSET | FOLD_DTRACE_RUST)));
+	    (data[0] & (FOLD_DTRACE_OFFSET | FOLD_DTRACE_DEMANGLE)));
 	d->file = "fuzz";
 	FOR_EACH_LINE(data + 1, size - 1, line, len) {
 		d->lineno = ++ln;
@@ -25,12 +25,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fo_flush();
 	(void)fold_dtrace_end(d);
 	check_folded();
-	{	/* the Rust demangler alone, on the whole input */
-		char *out = malloc(2 * size + 1);
-
-		if (fold_rust_demangle((const char *)data, size, out) > 2 * size)
-			abort();
-		free(out);
-	}
+	/* (the demanglers alone: fuzz_demangle, fuzz_demangle_rust) */
 	return 0;
 }

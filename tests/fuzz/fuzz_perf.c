@@ -22,6 +22,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.flags |= FOLD_PERF_SAMPLES;
 	if (data[0] & 0x40)
 		o.skip_after = "main";
+	if (data[size - 1] & 1)		/* (the first byte is all taken) */
+		o.flags |= FOLD_PERF_DEMANGLE;
 	p = fold_perf_new(&o);
 	p->file = "fuzz";
 	FOR_EACH_LINE(data + 1, size - 1, line, len) {

@@ -11,7 +11,10 @@
 # kallsyms trimmed to the symbols the samples hit and their neighbours (the
 # system libraries are the same on every machine of this image).  NAME.txt
 # is `perf --buildid-dir buildid script --no-demangle --kallsyms KALLSYMS -i
-# NAME.data` with the originals moved away, so only the cache is used.
+# NAME.data` with the originals moved away, so only the cache is used;
+# NAME.dm.folded and NAME.dm-all.folded are the stacks (default options,
+# and --tid --all --addrs) of the same without --no-demangle, collapsed by
+# build/bin/stackcollapse-perf (make it first).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../.." && pwd)
@@ -106,6 +109,20 @@ for f in "$here"/*.data; do
 	else
 		perf --buildid-dir "$cache" script --no-demangle --kallsyms "$ks" -i "$f" > "$n.txt" 2> /dev/null
 	fi
+done
+# The stacks of perf script's demangled text, for the default of
+# stackcollapse-perf on perf.data (the text itself is not kept).
+for f in "$here"/*.data; do
+	case $f in */refuse-*|*/memfd.data) continue ;; esac
+	n=${f%.data}
+	if [ "$n" = "$here/pipe" ]; then
+		perf script --symfs "$here/symfs" -i - < "$f" > "$n.dm.txt" 2> /dev/null
+	else
+		perf --buildid-dir "$cache" script --kallsyms "$ks" -i "$f" > "$n.dm.txt" 2> /dev/null
+	fi
+	"$top/build/bin/stackcollapse-perf" -q "$n.dm.txt" > "$n.dm.folded"
+	"$top/build/bin/stackcollapse-perf" -q --tid --all --addrs "$n.dm.txt" > "$n.dm-all.folded"
+	rm -f "$n.dm.txt"
 done
 mv $w.away $w
 ls -la "$here"

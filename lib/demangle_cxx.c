@@ -1,0 +1,3146 @@
+/*
+ * demangle_cxx.c - Itanium C++ ABI symbols (_Z...) printed as GNU c++filt
+ * -i prints them (libiberty, non-verbose), or as c++filt -i -p without
+ * FOLD_DM_PARAMS.
+ *
+ * Two passes, as libiberty makes them, since its output is the contract:
+ * the symbol is parsed into a tree of components (substitutions and
+ * template parameters are references to earlier subtrees), then the tree
+ * is printed, with a stack of pending type modifiers (so that a pointer to
+ * a function prints as "int (*)(char)") and a stack of enclosing template
+ * argument lists (to print a template parameter as its argument).
+ *
+ * Bounds: a symbol longer than FOLD_DM_CXX_MAXIN bytes is left as it is
+ * (libiberty refuses those too), so the component and substitution tables
+ * are fixed arrays on the stack; parsing and printing recursion are
+ * limited; printing is stopped at min(cap, FOLD_DM_MAXOUT) bytes and after
+ * a number of steps proportional to that, so that substitutions that
+ * expand exponentially cannot make it hang.  No allocation.
+ */
+#include <limits.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "fold.h"
+
+#define CX_MAXIN 1024		/* libiberty: no more than 2048 components */
+#define CX_MAXCOMP (2 * CX_MAXIN)
+#define CX_PARSE_DEPTH 1024	/* nested parse calls */
+#define CX_FUNC_DEPTH 2048	/* nested function types, as libiberty */
+#define CX_PRINT_DEPTH 1024	/* nested print calls */
+#define CX_MAXSCOPE 512		/* saved template scopes */
+#define CX_MAXSAVED 2048	/* templates in them */
+
+enum {
+	C_NAME = 1, C_QUAL, C_LOCAL, C_TYPED, C_TEMPLATE, C_TPARAM, C_FPARAM,
+	C_CTOR, C_DTOR, C_VTABLE, C_VTT, C_CVTABLE, C_TYPEINFO, C_TINAME,
+	C_TIFN, C_THUNK, C_VTHUNK, C_CTHUNK, C_JAVACLASS, C_GUARD, C_TLSINIT,
+	C_TLSWRAP, C_REFTEMP, C_HIDDEN, C_SUBSTD, C_RESTRICT, C_VOLATILE,
+	C_CONST, C_RESTRICT_THIS, C_VOLATILE_THIS, C_CONST_THIS, C_REF_THIS,
+	C_RREF_THIS, C_TXSAFE, C_NOEXCEPT, C_THROW, C_VQUAL, C_POINTER,
+	C_REF, C_RREF, C_COMPLEX, C_IMAGINARY, C_BUILTIN, C_EXTBUILTIN,
+	C_VENDOR, C_FUNC, C_ARRAY, C_PTRMEM, C_VECTOR, C_ARGLIST, C_TARGLIST,
+	C_TPARMOBJ, C_INITLIST, C_OPERATOR, C_EXTOP, C_CAST, C_CONVERSION,
+	C_NULLARY, C_UNARY, C_BINARY, C_BINARGS, C_TRINARY, C_TRIARG1,
+	C_TRIARG2, C_LITERAL, C_LITNEG, C_VENDOREXPR, C_NUMBER, C_DECLTYPE,
+	C_GLOBALCTOR, C_GLOBALDTOR, C_LAMBDA, C_DEFARG, C_UNNAMED, C_TXCLONE,
+	C_NTXCLONE, C_PACK, C_TAGGED, C_CLONE, C_BINDING, C_JAVARES,
+	C_MODNAME, C_MODPART, C_MODENTITY, C_MODINIT
+};
+
+/* One component.  Names: s, n = length; numbers: n; builtins and
+ * operators: n = table index; others: l and r. */
+struct cx {
+	unsigned char t;
+	unsigned char busy;	/* times on the print stack */
+	char suffix;		/* _Float<n>x */
+	int n;
+	int memo, memolen;	/* a template printed before: out[memo..+len) */
+	const char *s;
+	struct cx *l, *r;
+};
+
+/* Builtin types: how a literal of the type prints. */
+enum { P_DEF, P_INT, P_UNS, P_LONG, P_ULONG, P_LLONG, P_ULLONG, P_BOOL,
+	P_FLOAT, P_VOID };
+static const struct {
+	const char *name;
+	unsigned char len, print;
+} bt[] = {
+#define B(s, p) { s, sizeof(s) - 1, p }
+	B("signed char", P_DEF), B("bool", P_BOOL), B("char", P_DEF),
+	B("double", P_FLOAT), B("long double", P_FLOAT), B("float", P_FLOAT),
+	B("__float128", P_FLOAT), B("unsigned char", P_DEF), B("int", P_INT),
+	B("unsigned int", P_UNS), B("", P_DEF), B("long", P_LONG),
+	B("unsigned long", P_ULONG), B("__int128", P_DEF),
+	B("unsigned __int128", P_DEF), B("", P_DEF), B("", P_DEF),
+	B("", P_DEF), B("short", P_DEF), B("unsigned short", P_DEF),
+	B("", P_DEF), B("void", P_VOID), B("wchar_t", P_DEF),
+	B("long long", P_LLONG), B("unsigned long long", P_ULLONG),
+	B("...", P_DEF),
+	/* 26 */ B("decimal32", P_DEF), B("decimal64", P_DEF),
+	B("decimal128", P_DEF), B("half", P_FLOAT), B("char8_t", P_DEF),
+	B("char16_t", P_DEF), B("char32_t", P_DEF),
+	/* 33 */ B("decltype(nullptr)", P_DEF), B("_Float", P_FLOAT),
+	B("std::bfloat16_t", P_FLOAT)
+#undef B
+};
+#define BT_NULLPTR 33
+#define BT_FLOATN 34
+#define BT_BF16 35
+
+/* Operators, sorted by code for the binary search. */
+static const struct {
+	char code[3];
+	unsigned char len, args;
+	const char *name;
+} ops[] = {
+#define O(c, s, a) { c, sizeof(s) - 1, a, s }
+	O("aN", "&=", 2), O("aS", "=", 2), O("aa", "&&", 2), O("ad", "&", 1),
+	O("an", "&", 2), O("at", "alignof ", 1), O("aw", "co_await ", 1),
+	O("az", "alignof ", 1), O("cc", "const_cast", 2), O("cl", "()", 2),
+	O("cm", ",", 2), O("co", "~", 1), O("dV", "/=", 2),
+	O("dX", "[...]=", 3), O("da", "delete[] ", 1),
+	O("dc", "dynamic_cast", 2), O("de", "*", 1), O("di", "=", 2),
+	O("dl", "delete ", 1), O("ds", ".*", 2), O("dt", ".", 2),
+	O("dv", "/", 2), O("dx", "]=", 2), O("eO", "^=", 2), O("eo", "^", 2),
+	O("eq", "==", 2), O("fL", "...", 3), O("fR", "...", 3),
+	O("fl", "...", 2), O("fr", "...", 2), O("ge", ">=", 2),
+	O("gs", "::", 1), O("gt", ">", 2), O("ix", "[]", 2),
+	O("lS", "<<=", 2), O("le", "<=", 2), O("li", "operator\"\" ", 1),
+	O("ls", "<<", 2), O("lt", "<", 2), O("mI", "-=", 2),
+	O("mL", "*=", 2), O("mi", "-", 2), O("ml", "*", 2), O("mm", "--", 1),
+	O("na", "new[]", 3), O("ne", "!=", 2), O("ng", "-", 1),
+	O("nt", "!", 1), O("nw", "new", 3), O("oR", "|=", 2),
+	O("oo", "||", 2), O("or", "|", 2), O("pL", "+=", 2), O("pl", "+", 2),
+	O("pm", "->*", 2), O("pp", "++", 1), O("ps", "+", 1),
+	O("pt", "->", 2), O("qu", "?", 3), O("rM", "%=", 2),
+	O("rS", ">>=", 2), O("rc", "reinterpret_cast", 2), O("rm", "%", 2),
+	O("rs", ">>", 2), O("sP", "sizeof...", 1), O("sZ", "sizeof...", 1),
+	O("sc", "static_cast", 2), O("ss", "<=>", 2), O("st", "sizeof ", 1),
+	O("sz", "sizeof ", 1), O("tr", "throw", 0), O("tw", "throw ", 1)
+#undef O
+};
+#define NOPS ((int)(sizeof(ops) / sizeof(ops[0])))
+
+/* The standard substitutions: code, short, verbose, name for ctors. */
+static const struct {
+	char code;
+	const char *simple, *full, *last;
+} stdsub[] = {
+	{ 't', "std", "std", NULL },
+	{ 'a', "std::allocator", "std::allocator", "allocator" },
+	{ 'b', "std::basic_string", "std::basic_string", "basic_string" },
+	{ 's', "std::string",
+	  "std::basic_string<char, std::char_traits<char>, std::allocator<char> >",
+	  "basic_string" },
+	{ 'i', "std::istream", "std::basic_istream<char, std::char_traits<char> >",
+	  "basic_istream" },
+	{ 'o', "std::ostream", "std::basic_ostream<char, std::char_traits<char> >",
+	  "basic_ostream" },
+	{ 'd', "std::iostream",
+	  "std::basic_iostream<char, std::char_traits<char> >",
+	  "basic_iostream" },
+};
+
+/* ---- parsing ------------------------------------------------------------ */
+
+struct dp {
+	const char *p, *end;
+	unsigned flags;
+	struct cx *comp;
+	int ncomp, maxcomp;
+	struct cx **sub;
+	int nsub, maxsub;
+	struct cx *last_name;
+	int is_expr, is_conv;
+	int unresolved;		/* libiberty's unresolved_name_state */
+	int depth, fdepth;
+};
+
+static int
+isdig(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+islow(int c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static int
+isupp(int c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static char
+peek(const struct dp *d)
+{
+	return d->p < d->end ? *d->p : '\0';
+}
+
+static char
+peek2(const struct dp *d)
+{
+	return d->p + 1 < d->end ? d->p[1] : '\0';
+}
+
+static void
+adv(struct dp *d, size_t n)
+{
+	d->p = (size_t)(d->end - d->p) < n ? d->end : d->p + n;
+}
+
+static char
+next(struct dp *d)
+{
+	char c = peek(d);
+	if (c)
+		d->p++;
+	return c;
+}
+
+static int
+eat(struct dp *d, char c)
+{
+	if (peek(d) != c)
+		return 0;
+	d->p++;
+	return 1;
+}
+
+static struct cx *
+newc(struct dp *d, int t)
+{
+	struct cx *c;
+
+	if (d->ncomp >= d->maxcomp)
+		return NULL;
+	c = &d->comp[d->ncomp++];
+	c->t = (unsigned char)t;
+	c->busy = 0;
+	c->suffix = 0;
+	c->n = 0;
+	c->memolen = 0;
+	c->s = NULL;
+	c->l = c->r = NULL;
+	return c;
+}
+
+/* A node of two children, with the checks libiberty makes. */
+static struct cx *
+mk(struct dp *d, int t, struct cx *l, struct cx *r)
+{
+	struct cx *c;
+
+	switch (t) {
+	case C_QUAL: case C_LOCAL: case C_TYPED: case C_TAGGED:
+	case C_TEMPLATE: case C_CVTABLE: case C_VQUAL: case C_PTRMEM:
+	case C_UNARY: case C_BINARY: case C_BINARGS: case C_TRINARY:
+	case C_TRIARG1: case C_LITERAL: case C_LITNEG: case C_VENDOREXPR:
+	case C_VECTOR: case C_CLONE: case C_REFTEMP:
+		if (l == NULL || r == NULL)
+			return NULL;
+		break;
+	case C_VTABLE: case C_VTT: case C_TYPEINFO: case C_TINAME:
+	case C_TIFN: case C_THUNK: case C_VTHUNK: case C_CTHUNK:
+	case C_JAVACLASS: case C_GUARD: case C_TLSINIT: case C_TLSWRAP:
+	case C_HIDDEN: case C_TXCLONE: case C_NTXCLONE: case C_POINTER:
+	case C_REF: case C_RREF: case C_COMPLEX: case C_IMAGINARY:
+	case C_VENDOR: case C_CAST: case C_CONVERSION: case C_DECLTYPE:
+	case C_PACK: case C_GLOBALCTOR: case C_GLOBALDTOR: case C_NULLARY:
+	case C_TRIARG2: case C_TPARMOBJ: case C_BINDING: case C_JAVARES:
+		if (l == NULL)
+			return NULL;
+		break;
+	case C_MODENTITY:
+		if (l == NULL || r == NULL)
+			return NULL;
+		break;
+	case C_MODINIT:
+		if (l == NULL)
+			return NULL;
+		break;
+	case C_ARRAY: case C_INITLIST: case C_MODNAME: case C_MODPART:
+		if (r == NULL)
+			return NULL;
+		break;
+	default:
+		break;
+	}
+	if ((c = newc(d, t)) == NULL)
+		return NULL;
+	c->l = l;
+	c->r = r;
+	return c;
+}
+
+static struct cx *
+mkname(struct dp *d, const char *s, size_t n)
+{
+	struct cx *c;
+
+	if (s == NULL || n == 0 || (c = newc(d, C_NAME)) == NULL)
+		return NULL;
+	c->s = s;
+	c->n = (int)n;
+	return c;
+}
+
+static struct cx *
+mkstr(struct dp *d, int t, const char *s)
+{
+	struct cx *c;
+
+	if ((c = newc(d, t)) == NULL)
+		return NULL;
+	c->s = s;
+	c->n = (int)strlen(s);
+	return c;
+}
+
+static struct cx *
+mknum(struct dp *d, int t, int n)
+{
+	struct cx *c;
+
+	if ((c = newc(d, t)) == NULL)
+		return NULL;
+	c->n = n;
+	return c;
+}
+
+static int
+addsub(struct dp *d, struct cx *c)
+{
+	if (c == NULL || d->nsub >= d->maxsub)
+		return 0;
+	d->sub[d->nsub++] = c;
+	return 1;
+}
+
+static int
+is_fnqual(int t)
+{
+	switch (t) {
+	case C_RESTRICT_THIS: case C_VOLATILE_THIS: case C_CONST_THIS:
+	case C_REF_THIS: case C_RREF_THIS: case C_TXSAFE: case C_NOEXCEPT:
+	case C_THROW:
+		return 1;
+	}
+	return 0;
+}
+
+static struct cx *p_type(struct dp *d);
+static struct cx *p_name(struct dp *d);
+static struct cx *p_encoding(struct dp *d, int top);
+static struct cx *p_expr(struct dp *d);
+static struct cx *p_expr1(struct dp *d);
+static struct cx *p_targs(struct dp *d);
+static struct cx *p_targs1(struct dp *d);
+static struct cx *p_targ(struct dp *d);
+static struct cx *p_unqualified(struct dp *d, struct cx *scope);
+static struct cx *p_prefix(struct dp *d, int substable);
+static struct cx *p_mangled(struct dp *d, int top);
+static struct cx *p_parmlist(struct dp *d);
+static struct cx *p_funtype(struct dp *d);
+static struct cx *p_opname(struct dp *d);
+
+/* [n] <digits>: -1 on overflow. */
+static int
+p_number(struct dp *d)
+{
+	int neg = 0, v = 0;
+	char c = peek(d);
+
+	if (c == 'n') {
+		neg = 1;
+		adv(d, 1);
+		c = peek(d);
+	}
+	while (isdig(c)) {
+		if (v > (INT_MAX - (c - '0')) / 10)
+			return -1;
+		v = v * 10 + c - '0';
+		adv(d, 1);
+		c = peek(d);
+	}
+	return neg ? -v : v;
+}
+
+/* _ is 0, <number>_ is number+1; -1 if malformed. */
+static int
+p_compact(struct dp *d)
+{
+	int n;
+
+	if (peek(d) == '_')
+		n = 0;
+	else if (peek(d) == 'n')
+		return -1;
+	else {
+		n = p_number(d);
+		if (n < 0 || n == INT_MAX)
+			return -1;
+		n++;
+	}
+	if (!eat(d, '_'))
+		return -1;
+	return n;
+}
+
+static struct cx *
+p_source_name(struct dp *d)
+{
+	int n = p_number(d);
+	struct cx *c;
+	const char *s = d->p;
+
+	if (n <= 0 || (size_t)(d->end - d->p) < (size_t)n)
+		return NULL;
+	adv(d, (size_t)n);
+	/* gcc's anonymous namespace */
+	if (n >= 10 && memcmp(s, "_GLOBAL_", 8) == 0 &&
+	    (s[8] == '.' || s[8] == '_' || s[8] == '$') && s[9] == 'N')
+		c = mkstr(d, C_NAME, "(anonymous namespace)");
+	else
+		c = mkname(d, s, (size_t)n);
+	d->last_name = c;
+	return c;
+}
+
+static int
+p_discriminator(struct dp *d)
+{
+	int n, under = 1;
+
+	if (peek(d) != '_')
+		return 1;
+	adv(d, 1);
+	if (peek(d) == '_') {
+		under++;
+		adv(d, 1);
+	}
+	n = p_number(d);
+	if (n < 0)
+		return 0;
+	if (under > 1 && n >= 10) {
+		if (!eat(d, '_'))
+			return 0;
+	}
+	return 1;
+}
+
+static struct cx *
+p_abi_tags(struct dp *d, struct cx *c)
+{
+	struct cx *hold = d->last_name;
+
+	while (peek(d) == 'B') {
+		adv(d, 1);
+		c = mk(d, C_TAGGED, c, p_source_name(d));
+	}
+	d->last_name = hold;
+	return c;
+}
+
+static struct cx *
+p_substitution(struct dp *d, int prefix)
+{
+	char c;
+	size_t k;
+
+	if (!eat(d, 'S'))
+		return NULL;
+	c = next(d);
+	if (c == '_' || isdig(c) || isupp(c)) {
+		unsigned id = 0, nid;
+
+		if (c != '_') {
+			do {
+				if (isdig(c))
+					nid = id * 36 + (unsigned)(c - '0');
+				else if (isupp(c))
+					nid = id * 36 + (unsigned)(c - 'A') + 10;
+				else
+					return NULL;
+				if (nid < id)
+					return NULL;
+				id = nid;
+				c = next(d);
+			} while (c != '_');
+			id++;
+		}
+		if (id >= (unsigned)d->nsub)
+			return NULL;
+		return d->sub[id];
+	}
+	for (k = 0; k < sizeof(stdsub) / sizeof(stdsub[0]); k++) {
+		struct cx *r;
+		int verbose = 0;
+
+		if (c != stdsub[k].code)
+			continue;
+		if (prefix && (peek(d) == 'C' || peek(d) == 'D'))
+			verbose = 1;
+		if (stdsub[k].last)
+			d->last_name = mkstr(d, C_SUBSTD, stdsub[k].last);
+		r = mkstr(d, C_SUBSTD,
+		    verbose ? stdsub[k].full : stdsub[k].simple);
+		if (peek(d) == 'B') {
+			r = p_abi_tags(d, r);
+			if (!addsub(d, r))
+				return NULL;
+		}
+		return r;
+	}
+	return NULL;
+}
+
+static struct cx *
+p_ctor_dtor(struct dp *d)
+{
+	struct cx *c;
+	int inheriting = 0;
+
+	if (peek(d) == 'C') {
+		if (peek2(d) == 'I') {
+			inheriting = 1;
+			adv(d, 1);
+		}
+		switch (peek2(d)) {
+		case '1': case '2': case '3': case '4': case '5':
+			break;
+		default:
+			return NULL;
+		}
+		adv(d, 2);
+		if (inheriting)
+			p_type(d);
+		if (d->last_name == NULL)
+			return NULL;
+		c = mk(d, C_CTOR, d->last_name, NULL);
+		return c;
+	}
+	if (peek(d) == 'D') {
+		switch (peek2(d)) {
+		case '0': case '1': case '2': case '4': case '5':
+			break;
+		default:
+			return NULL;
+		}
+		adv(d, 2);
+		if (d->last_name == NULL)
+			return NULL;
+		return mk(d, C_DTOR, d->last_name, NULL);
+	}
+	return NULL;
+}
+
+static struct cx *
+p_lambda(struct dp *d)
+{
+	struct cx *tl, *c;
+	int num;
+
+	if (!eat(d, 'U') || !eat(d, 'l'))
+		return NULL;
+	if ((tl = p_parmlist(d)) == NULL || !eat(d, 'E'))
+		return NULL;
+	if ((num = p_compact(d)) < 0)
+		return NULL;
+	if ((c = newc(d, C_LAMBDA)) == NULL)
+		return NULL;
+	c->l = tl;
+	c->n = num;
+	return c;
+}
+
+static struct cx *
+p_unnamed(struct dp *d)
+{
+	struct cx *c;
+	int num;
+
+	if (!eat(d, 'U') || !eat(d, 't'))
+		return NULL;
+	if ((num = p_compact(d)) < 0)
+		return NULL;
+	c = mknum(d, C_UNNAMED, num);
+	if (!addsub(d, c))
+		return NULL;
+	return c;
+}
+
+/* W [P] <source-name> ..., each a substitution candidate */
+static int
+p_module(struct dp *d, struct cx **name)
+{
+	while (peek(d) == 'W') {
+		int t = C_MODNAME;
+		adv(d, 1);
+		if (peek(d) == 'P') {
+			t = C_MODPART;
+			adv(d, 1);
+		}
+		*name = mk(d, t, *name, p_source_name(d));
+		if (*name == NULL || !addsub(d, *name))
+			return 0;
+	}
+	return 1;
+}
+
+static struct cx *
+p_unqualified_mod(struct dp *d, struct cx *scope, struct cx *module)
+{
+	struct cx *r;
+	char c;
+
+	if (!p_module(d, &module))
+		return NULL;
+	c = peek(d);
+
+	if (isdig(c))
+		r = p_source_name(d);
+	else if (islow(c)) {
+		int was = d->is_expr;
+		if (c == 'o' && peek2(d) == 'n') {
+			adv(d, 2);
+			d->is_expr = 0;
+		}
+		r = p_opname(d);
+		d->is_expr = was;
+		if (r && r->t == C_OPERATOR && strcmp(ops[r->n].code, "li") == 0)
+			r = mk(d, C_UNARY, r, p_source_name(d));
+	} else if (c == 'D' && peek2(d) == 'C') {
+		struct cx **pp = &r;
+		adv(d, 2);
+		r = NULL;
+		do {
+			struct cx *n = p_source_name(d);
+			if ((*pp = mk(d, C_TARGLIST, n, NULL)) == NULL || !n)
+				return NULL;
+			pp = &(*pp)->r;
+		} while (!eat(d, 'E'));
+		r = mk(d, C_BINDING, r, NULL);
+	} else if (c == 'C' || c == 'D')
+		r = p_ctor_dtor(d);
+	else if (c == 'L') {
+		adv(d, 1);
+		r = p_source_name(d);
+		if (r == NULL || !p_discriminator(d))
+			return NULL;
+	} else if (c == 'U') {
+		if (peek2(d) == 'l')
+			r = p_lambda(d);
+		else if (peek2(d) == 't')
+			r = p_unnamed(d);
+		else
+			return NULL;
+	} else
+		return NULL;
+	if (module)
+		r = mk(d, C_MODENTITY, r, module);
+	if (r && peek(d) == 'B')
+		r = p_abi_tags(d, r);
+	if (scope)
+		r = mk(d, C_QUAL, scope, r);
+	return r;
+}
+
+static struct cx *
+p_unqualified(struct dp *d, struct cx *scope)
+{
+	return p_unqualified_mod(d, scope, NULL);
+}
+
+static struct cx *
+p_tparam(struct dp *d)
+{
+	int n;
+
+	if (!eat(d, 'T'))
+		return NULL;
+	if ((n = p_compact(d)) < 0)
+		return NULL;
+	return mknum(d, C_TPARAM, n);
+}
+
+static struct cx **
+p_cv(struct dp *d, struct cx **pret, int member_fn)
+{
+	struct cx **pstart = pret;
+	char c = peek(d);
+
+	for (;;) {
+		int t;
+		struct cx *right = NULL;
+
+		if (!(c == 'r' || c == 'V' || c == 'K' || (c == 'D' &&
+		    (peek2(d) == 'x' || peek2(d) == 'o' || peek2(d) == 'O' ||
+		    peek2(d) == 'w'))))
+			break;
+		adv(d, 1);
+		if (c == 'r')
+			t = member_fn ? C_RESTRICT_THIS : C_RESTRICT;
+		else if (c == 'V')
+			t = member_fn ? C_VOLATILE_THIS : C_VOLATILE;
+		else if (c == 'K')
+			t = member_fn ? C_CONST_THIS : C_CONST;
+		else {
+			c = next(d);
+			if (c == 'x')
+				t = C_TXSAFE;
+			else if (c == 'o' || c == 'O') {
+				t = C_NOEXCEPT;
+				if (c == 'O') {
+					if ((right = p_expr(d)) == NULL ||
+					    !eat(d, 'E'))
+						return NULL;
+				}
+			} else {
+				t = C_THROW;
+				if ((right = p_parmlist(d)) == NULL ||
+				    !eat(d, 'E'))
+					return NULL;
+			}
+		}
+		if ((*pret = mk(d, t, NULL, right)) == NULL)
+			return NULL;
+		pret = &(*pret)->l;
+		c = peek(d);
+	}
+	if (!member_fn && c == 'F') {
+		for (; pstart != pret; pstart = &(*pstart)->l) {
+			switch ((*pstart)->t) {
+			case C_RESTRICT: (*pstart)->t = C_RESTRICT_THIS; break;
+			case C_VOLATILE: (*pstart)->t = C_VOLATILE_THIS; break;
+			case C_CONST: (*pstart)->t = C_CONST_THIS; break;
+			}
+		}
+	}
+	return pret;
+}
+
+static struct cx *
+p_refqual(struct dp *d, struct cx *sub)
+{
+	char c = peek(d);
+
+	if (c == 'R' || c == 'O') {
+		adv(d, 1);
+		return mk(d, c == 'R' ? C_REF_THIS : C_RREF_THIS, sub, NULL);
+	}
+	return sub;
+}
+
+static struct cx *
+p_nested(struct dp *d)
+{
+	struct cx *ret = NULL, **pret, *rq;
+
+	if (!eat(d, 'N'))
+		return NULL;
+	if ((pret = p_cv(d, &ret, 1)) == NULL)
+		return NULL;
+	rq = p_refqual(d, NULL);
+	if ((*pret = p_prefix(d, 1)) == NULL)
+		return NULL;
+	if (rq) {
+		rq->l = ret;
+		ret = rq;
+	}
+	if (!eat(d, 'E'))
+		return NULL;
+	return ret;
+}
+
+static struct cx *
+p_prefix(struct dp *d, int substable)
+{
+	struct cx *ret = NULL;
+
+	for (;;) {
+		char c = peek(d);
+
+		if (c == 'D' && (peek2(d) == 'T' || peek2(d) == 't')) {
+			if (ret)
+				return NULL;
+			ret = p_type(d);
+		} else if (c == 'I') {
+			if (ret == NULL)
+				return NULL;
+			ret = mk(d, C_TEMPLATE, ret, p_targs(d));
+		} else if (c == 'T') {
+			if (ret)
+				return NULL;
+			ret = p_tparam(d);
+		} else if (c == 'M') {
+			adv(d, 1);
+			continue;
+		} else if (c == 'S') {
+			struct cx *m = p_substitution(d, 1);
+			if (m == NULL)
+				return NULL;
+			if (m->t != C_MODNAME && m->t != C_MODPART) {
+				if (ret)
+					return NULL;
+				ret = m;
+				continue;
+			}
+			ret = p_unqualified_mod(d, ret, m);
+		} else
+			ret = p_unqualified(d, ret);
+		if (ret == NULL)
+			break;
+		if (peek(d) == 'E')
+			break;
+		if (substable && !addsub(d, ret))
+			return NULL;
+	}
+	return ret;
+}
+
+static struct cx *
+p_local(struct dp *d)
+{
+	struct cx *fn, *name;
+
+	if (!eat(d, 'Z'))
+		return NULL;
+	if ((fn = p_encoding(d, 0)) == NULL || !eat(d, 'E'))
+		return NULL;
+	if (peek(d) == 's') {
+		adv(d, 1);
+		if (!p_discriminator(d))
+			return NULL;
+		name = mkstr(d, C_NAME, "string literal");
+	} else {
+		int num = -1;
+		if (peek(d) == 'd') {
+			adv(d, 1);
+			if ((num = p_compact(d)) < 0)
+				return NULL;
+		}
+		name = p_name(d);
+		if (name && name->t != C_LAMBDA && name->t != C_UNNAMED &&
+		    !p_discriminator(d))
+			return NULL;
+		if (num >= 0 && name) {
+			struct cx *a = newc(d, C_DEFARG);
+			if (a == NULL)
+				return NULL;
+			a->n = num;
+			a->l = name;
+			name = a;
+		}
+	}
+	if (fn->t == C_TYPED && fn->r->t == C_FUNC)
+		fn->r->l = NULL;
+	return mk(d, C_LOCAL, fn, name);
+}
+
+static struct cx *
+p_name(struct dp *d)
+{
+	struct cx *c = NULL, *module = NULL;
+	int subst = 0;
+
+	switch (peek(d)) {
+	case 'N':
+		return p_nested(d);
+	case 'Z':
+		return p_local(d);
+	case 'U':
+		return p_unqualified(d, NULL);
+	case 'S':
+		if (peek2(d) == 't') {
+			adv(d, 2);
+			c = mkstr(d, C_NAME, "std");
+			if (c == NULL)
+				return NULL;
+		}
+		if (peek(d) == 'S') {
+			if ((module = p_substitution(d, 0)) == NULL)
+				return NULL;
+			if (module->t != C_MODNAME && module->t != C_MODPART) {
+				if (c)
+					return NULL;
+				subst = 1;
+				c = module;
+				module = NULL;
+			}
+		}
+		/* FALLTHROUGH */
+	default:
+		if (!subst)
+			c = p_unqualified_mod(d, c, module);
+		if (peek(d) == 'I') {
+			if (!subst && !addsub(d, c))
+				return NULL;
+			c = mk(d, C_TEMPLATE, c, p_targs(d));
+		}
+		return c;
+	}
+}
+
+static int
+p_call_offset(struct dp *d, char c)
+{
+	if (c == '\0')
+		c = next(d);
+	if (c == 'h')
+		p_number(d);
+	else if (c == 'v') {
+		p_number(d);
+		if (!eat(d, '_'))
+			return 0;
+		p_number(d);
+	} else
+		return 0;
+	return eat(d, '_');
+}
+
+static struct cx *
+p_special(struct dp *d)
+{
+	if (eat(d, 'T')) {
+		switch (next(d)) {
+		case 'V': return mk(d, C_VTABLE, p_type(d), NULL);
+		case 'T': return mk(d, C_VTT, p_type(d), NULL);
+		case 'I': return mk(d, C_TYPEINFO, p_type(d), NULL);
+		case 'S': return mk(d, C_TINAME, p_type(d), NULL);
+		case 'h':
+			if (!p_call_offset(d, 'h'))
+				return NULL;
+			return mk(d, C_THUNK, p_encoding(d, 0), NULL);
+		case 'v':
+			if (!p_call_offset(d, 'v'))
+				return NULL;
+			return mk(d, C_VTHUNK, p_encoding(d, 0), NULL);
+		case 'c':
+			if (!p_call_offset(d, 0) || !p_call_offset(d, 0))
+				return NULL;
+			return mk(d, C_CTHUNK, p_encoding(d, 0), NULL);
+		case 'C': {
+			struct cx *derived = p_type(d), *base;
+			if (p_number(d) < 0 || !eat(d, '_'))
+				return NULL;
+			base = p_type(d);
+			return mk(d, C_CVTABLE, base, derived);
+		}
+		case 'F': return mk(d, C_TIFN, p_type(d), NULL);
+		case 'J': return mk(d, C_JAVACLASS, p_type(d), NULL);
+		case 'H': return mk(d, C_TLSINIT, p_name(d), NULL);
+		case 'W': return mk(d, C_TLSWRAP, p_name(d), NULL);
+		case 'A': return mk(d, C_TPARMOBJ, p_targ(d), NULL);
+		default: return NULL;
+		}
+	}
+	if (eat(d, 'G')) {
+		switch (next(d)) {
+		case 'V': return mk(d, C_GUARD, p_name(d), NULL);
+		case 'R': {
+			struct cx *name = p_name(d);
+			return mk(d, C_REFTEMP, name,
+			    mknum(d, C_NUMBER, p_number(d)));
+		}
+		case 'A': return mk(d, C_HIDDEN, p_encoding(d, 0), NULL);
+		case 'I': {
+			struct cx *m = NULL;
+			if (!p_module(d, &m) || m == NULL)
+				return NULL;
+			return mk(d, C_MODINIT, m, NULL);
+		}
+		case 'T':
+			if (next(d) == 'n')
+				return mk(d, C_NTXCLONE, p_encoding(d, 0), NULL);
+			return mk(d, C_TXCLONE, p_encoding(d, 0), NULL);
+		/* Gr: Java resources, not demangled here */
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static int
+has_return_type(const struct cx *c)
+{
+	int k = 0;
+
+	while (c && k++ < 4096) {
+		switch (c->t) {
+		case C_LOCAL:
+			c = c->r;
+			continue;
+		case C_TEMPLATE: {
+			const struct cx *n = c->l;
+			int j = 0;
+			while (n && j++ < 4096) {
+				if (n->t == C_QUAL || n->t == C_LOCAL)
+					n = n->r;
+				else
+					return !(n->t == C_CTOR ||
+					    n->t == C_DTOR ||
+					    n->t == C_CONVERSION);
+			}
+			return 1;
+		}
+		default:
+			if (is_fnqual(c->t)) {
+				c = c->l;
+				continue;
+			}
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static struct cx *
+p_bare_function(struct dp *d, int has_ret)
+{
+	struct cx *ret = NULL, *tl;
+
+	if (peek(d) == 'J') {
+		adv(d, 1);
+		has_ret = 1;
+	}
+	if (has_ret && (ret = p_type(d)) == NULL)
+		return NULL;
+	if ((tl = p_parmlist(d)) == NULL)
+		return NULL;
+	return mk(d, C_FUNC, ret, tl);
+}
+
+static struct cx *
+p_encoding(struct dp *d, int top)
+{
+	struct cx *c;
+	char k = peek(d);
+
+	if (k == 'G' || k == 'T')
+		return p_special(d);
+	if ((c = p_name(d)) == NULL)
+		return NULL;
+	if (top && !(d->flags & FOLD_DM_PARAMS)) {
+		while (is_fnqual(c->t))
+			c = c->l;
+		if (c->t == C_LOCAL) {
+			while (c->r && is_fnqual(c->r->t))
+				c->r = c->r->l;
+			if (c->r == NULL)
+				return NULL;
+		}
+		return c;
+	}
+	k = peek(d);
+	if (k != '\0' && k != 'E') {
+		struct cx *ft = p_bare_function(d, has_return_type(c));
+		if (ft == NULL)
+			return NULL;
+		if (!top && c->t == C_LOCAL && ft->t == C_FUNC)
+			ft->l = NULL;
+		c = mk(d, C_TYPED, c, ft);
+	}
+	return c;
+}
+
+static struct cx *
+p_clone_suffix(struct dp *d, struct cx *enc)
+{
+	const char *s = d->p, *e = d->p;
+
+	if (e < d->end && *e == '.' && e + 1 < d->end &&
+	    (islow(e[1]) || isdig(e[1]) || e[1] == '_')) {
+		e += 2;
+		while (e < d->end && (islow(*e) || isdig(*e) || *e == '_'))
+			e++;
+	}
+	while (e + 1 < d->end && *e == '.' && isdig(e[1])) {
+		e += 2;
+		while (e < d->end && isdig(*e))
+			e++;
+	}
+	adv(d, (size_t)(e - s));
+	return mk(d, C_CLONE, enc, mkname(d, s, (size_t)(e - s)));
+}
+
+static struct cx *
+p_mangled(struct dp *d, int top)
+{
+	struct cx *c;
+
+	if (!eat(d, '_') && top)
+		return NULL;
+	if (!eat(d, 'Z'))
+		return NULL;
+	c = p_encoding(d, top);
+	if (top && (d->flags & FOLD_DM_PARAMS))
+		while (peek(d) == '.' && (islow(peek2(d)) || peek2(d) == '_' ||
+		    isdig(peek2(d))))
+			c = p_clone_suffix(d, c);
+	return c;
+}
+
+static struct cx *
+p_parmlist(struct dp *d)
+{
+	struct cx *tl = NULL, **ptl = &tl;
+
+	for (;;) {
+		struct cx *t;
+		char c = peek(d);
+
+		if (c == '\0' || c == 'E' || c == '.')
+			break;
+		if ((c == 'R' || c == 'O') && peek2(d) == 'E')
+			break;
+		if ((t = p_type(d)) == NULL)
+			return NULL;
+		if ((*ptl = mk(d, C_ARGLIST, t, NULL)) == NULL)
+			return NULL;
+		ptl = &(*ptl)->r;
+	}
+	if (tl == NULL)
+		return NULL;
+	if (tl->r == NULL && tl->l->t == C_BUILTIN && bt[tl->l->n].print == P_VOID)
+		tl->l = NULL;
+	return tl;
+}
+
+static struct cx *
+p_funtype(struct dp *d)
+{
+	struct cx *r = NULL;
+
+	if (d->fdepth >= CX_FUNC_DEPTH)
+		return NULL;
+	d->fdepth++;
+	if (eat(d, 'F')) {
+		if (peek(d) == 'Y')
+			adv(d, 1);
+		r = p_bare_function(d, 1);
+		r = p_refqual(d, r);
+		if (!eat(d, 'E'))
+			r = NULL;
+	}
+	d->fdepth--;
+	return r;
+}
+
+static struct cx *
+p_array(struct dp *d)
+{
+	struct cx *dim = NULL;
+	char c;
+
+	if (!eat(d, 'A'))
+		return NULL;
+	c = peek(d);
+	if (c == '_')
+		dim = NULL;
+	else if (isdig(c)) {
+		const char *s = d->p;
+		while (isdig(peek(d)))
+			adv(d, 1);
+		if ((dim = mkname(d, s, (size_t)(d->p - s))) == NULL)
+			return NULL;
+	} else if ((dim = p_expr(d)) == NULL)
+		return NULL;
+	if (!eat(d, '_'))
+		return NULL;
+	return mk(d, C_ARRAY, dim, p_type(d));
+}
+
+static struct cx *
+p_vector(struct dp *d)
+{
+	struct cx *dim;
+
+	if (peek(d) == '_') {
+		adv(d, 1);
+		dim = p_expr(d);
+	} else
+		dim = mknum(d, C_NUMBER, p_number(d));
+	if (dim == NULL || !eat(d, '_'))
+		return NULL;
+	return mk(d, C_VECTOR, dim, p_type(d));
+}
+
+static struct cx *
+p_ptrmem(struct dp *d)
+{
+	struct cx *cl, *mem;
+
+	if (!eat(d, 'M'))
+		return NULL;
+	if ((cl = p_type(d)) == NULL || (mem = p_type(d)) == NULL)
+		return NULL;
+	return mk(d, C_PTRMEM, cl, mem);
+}
+
+static struct cx *
+mkbuiltin(struct dp *d, int k)
+{
+	return mknum(d, C_BUILTIN, k);
+}
+
+static struct cx *
+p_type_inner(struct dp *d)
+{
+	struct cx *ret;
+	int can_subst = 1;
+	char c = peek(d);
+
+	if (c == 'r' || c == 'V' || c == 'K' || (c == 'D' && (peek2(d) == 'x' ||
+	    peek2(d) == 'o' || peek2(d) == 'O' || peek2(d) == 'w'))) {
+		struct cx **pret = p_cv(d, &ret, 0);
+		if (pret == NULL)
+			return NULL;
+		if (peek(d) == 'F')
+			*pret = p_funtype(d);
+		else
+			*pret = p_type(d);
+		if (*pret == NULL)
+			return NULL;
+		if ((*pret)->t == C_RREF_THIS || (*pret)->t == C_REF_THIS) {
+			struct cx *fn = (*pret)->l;
+			(*pret)->l = ret;
+			ret = *pret;
+			*pret = fn;
+		}
+		if (!addsub(d, ret))
+			return NULL;
+		return ret;
+	}
+	switch (c) {
+	case 'a': case 'b': case 'c': case 'd': case 'e': case 'f': case 'g':
+	case 'h': case 'i': case 'j': case 'l': case 'm': case 'n':
+	case 'o': case 's': case 't': case 'v': case 'w': case 'x': case 'y':
+	case 'z':
+		ret = mkbuiltin(d, c - 'a');
+		can_subst = 0;
+		adv(d, 1);
+		break;
+	case 'u':
+		adv(d, 1);
+		ret = mk(d, C_VENDOR, p_source_name(d), NULL);
+		break;
+	case 'F':
+		ret = p_funtype(d);
+		break;
+	case '0': case '1': case '2': case '3': case '4': case '5': case '6':
+	case '7': case '8': case '9': case 'N': case 'Z':
+		ret = p_name(d);
+		break;
+	case 'A':
+		ret = p_array(d);
+		break;
+	case 'M':
+		ret = p_ptrmem(d);
+		break;
+	case 'T':
+		ret = p_tparam(d);
+		if (peek(d) == 'I') {
+			if (!d->is_conv) {
+				if (!addsub(d, ret))
+					return NULL;
+				ret = mk(d, C_TEMPLATE, ret, p_targs(d));
+			} else {
+				const char *save = d->p;
+				int nc = d->ncomp, ns = d->nsub;
+				struct cx *ln = d->last_name, *args;
+				args = p_targs(d);
+				if (peek(d) == 'I') {
+					if (!addsub(d, ret))
+						return NULL;
+					ret = mk(d, C_TEMPLATE, ret, args);
+				} else {
+					d->p = save;
+					d->ncomp = nc;
+					d->nsub = ns;
+					d->last_name = ln;
+				}
+			}
+		}
+		break;
+	case 'S': {
+		char n2 = peek2(d);
+		if (isdig(n2) || n2 == '_' || isupp(n2)) {
+			ret = p_substitution(d, 0);
+			if (ret && (ret->t == C_MODNAME || ret->t == C_MODPART)) {
+				/* a module: the name in it follows */
+				ret = p_unqualified_mod(d, NULL, ret);
+				if (ret && peek(d) == 'I') {
+					if (!addsub(d, ret))
+						return NULL;
+					ret = mk(d, C_TEMPLATE, ret, p_targs(d));
+				}
+				break;
+			}
+			if (peek(d) == 'I')
+				ret = mk(d, C_TEMPLATE, ret, p_targs(d));
+			else
+				can_subst = 0;
+		} else {
+			ret = p_name(d);
+			if (ret && ret->t == C_SUBSTD)
+				can_subst = 0;
+		}
+		break;
+	}
+	case 'O':
+		adv(d, 1);
+		ret = mk(d, C_RREF, p_type(d), NULL);
+		break;
+	case 'P':
+		adv(d, 1);
+		ret = mk(d, C_POINTER, p_type(d), NULL);
+		break;
+	case 'R':
+		adv(d, 1);
+		ret = mk(d, C_REF, p_type(d), NULL);
+		break;
+	case 'C':
+		adv(d, 1);
+		ret = mk(d, C_COMPLEX, p_type(d), NULL);
+		break;
+	case 'G':
+		adv(d, 1);
+		ret = mk(d, C_IMAGINARY, p_type(d), NULL);
+		break;
+	case 'U':
+		adv(d, 1);
+		ret = p_source_name(d);
+		if (peek(d) == 'I')
+			ret = mk(d, C_TEMPLATE, ret, p_targs(d));
+		ret = mk(d, C_VQUAL, p_type(d), ret);
+		break;
+	case 'D':
+		can_subst = 0;
+		adv(d, 1);
+		c = next(d);
+		switch (c) {
+		case 'T': case 't':
+			ret = mk(d, C_DECLTYPE, p_expr(d), NULL);
+			if (ret && next(d) != 'E')
+				ret = NULL;
+			can_subst = 1;
+			break;
+		case 'p':
+			ret = mk(d, C_PACK, p_type(d), NULL);
+			can_subst = 1;
+			break;
+		case 'a':
+			ret = mkstr(d, C_NAME, "auto");
+			break;
+		case 'c':
+			ret = mkstr(d, C_NAME, "decltype(auto)");
+			break;
+		case 'f': ret = mkbuiltin(d, 26); break;
+		case 'd': ret = mkbuiltin(d, 27); break;
+		case 'e': ret = mkbuiltin(d, 28); break;
+		case 'h': ret = mkbuiltin(d, 29); break;
+		case 'u': ret = mkbuiltin(d, 30); break;
+		case 's': ret = mkbuiltin(d, 31); break;
+		case 'i': ret = mkbuiltin(d, 32); break;
+		case 'n': ret = mkbuiltin(d, BT_NULLPTR); break;
+		case 'F': {
+			int arg = p_number(d);
+			char sfx = 0;
+			if (peek(d) == 'b') {
+				if (arg != 16)
+					return NULL;
+				adv(d, 1);
+				ret = mkbuiltin(d, BT_BF16);
+				break;
+			}
+			if (peek(d) == 'x')
+				sfx = 'x';
+			if (!sfx && peek(d) != '_')
+				return NULL;
+			ret = mknum(d, C_EXTBUILTIN, arg);
+			if (ret)
+				ret->suffix = sfx;
+			adv(d, 1);
+			break;
+		}
+		case 'v':
+			ret = p_vector(d);
+			can_subst = 1;
+			break;
+		default:
+			return NULL;
+		}
+		break;
+	default:
+		/* as libiberty: any other name (an operator, an L name) */
+		ret = p_name(d);
+		break;
+	}
+	if (can_subst && !addsub(d, ret))
+		return NULL;
+	return ret;
+}
+
+static struct cx *
+p_type(struct dp *d)
+{
+	struct cx *r;
+
+	if (d->depth >= CX_PARSE_DEPTH)
+		return NULL;
+	d->depth++;
+	r = p_type_inner(d);
+	d->depth--;
+	return r;
+}
+
+static struct cx *
+p_targs1(struct dp *d)
+{
+	struct cx *hold = d->last_name, *al = NULL, **pal = &al;
+
+	if (peek(d) == 'E') {
+		adv(d, 1);
+		return mk(d, C_TARGLIST, NULL, NULL);
+	}
+	for (;;) {
+		struct cx *a = p_targ(d);
+		if (a == NULL)
+			return NULL;
+		if ((*pal = mk(d, C_TARGLIST, a, NULL)) == NULL)
+			return NULL;
+		pal = &(*pal)->r;
+		if (peek(d) == 'E') {
+			adv(d, 1);
+			break;
+		}
+	}
+	d->last_name = hold;
+	return al;
+}
+
+static struct cx *
+p_targs(struct dp *d)
+{
+	if (peek(d) != 'I' && peek(d) != 'J')
+		return NULL;
+	adv(d, 1);
+	return p_targs1(d);
+}
+
+static struct cx *
+p_expr_primary(struct dp *d)
+{
+	struct cx *ret, *type;
+	int t;
+	const char *s;
+
+	if (!eat(d, 'L'))
+		return NULL;
+	if (peek(d) == '_' || peek(d) == 'Z')
+		ret = p_mangled(d, 0);
+	else {
+		if ((type = p_type(d)) == NULL)
+			return NULL;
+		if (type->t == C_BUILTIN && type->n == BT_NULLPTR &&
+		    peek(d) == 'E') {
+			adv(d, 1);
+			return type;
+		}
+		t = C_LITERAL;
+		if (peek(d) == 'n') {
+			t = C_LITNEG;
+			adv(d, 1);
+		}
+		s = d->p;
+		while (peek(d) != 'E') {
+			if (peek(d) == '\0')
+				return NULL;
+			adv(d, 1);
+		}
+		ret = mk(d, t, type, mkname(d, s, (size_t)(d->p - s)));
+	}
+	if (!eat(d, 'E'))
+		return NULL;
+	return ret;
+}
+
+static struct cx *
+p_targ(struct dp *d)
+{
+	struct cx *r;
+
+	switch (peek(d)) {
+	case 'X':
+		adv(d, 1);
+		r = p_expr(d);
+		if (!eat(d, 'E'))
+			return NULL;
+		return r;
+	case 'L':
+		return p_expr_primary(d);
+	case 'I': case 'J':
+		return p_targs(d);
+	default:
+		return p_type(d);
+	}
+}
+
+static struct cx *
+p_opname(struct dp *d)
+{
+	char c1 = next(d), c2 = next(d);
+	int lo = 0, hi = NOPS;
+
+	if (c1 == 'v' && isdig(c2)) {
+		struct cx *n = p_source_name(d), *c;
+		if (n == NULL || (c = newc(d, C_EXTOP)) == NULL)
+			return NULL;
+		c->n = c2 - '0';
+		c->l = n;
+		return c;
+	}
+	if (c1 == 'c' && c2 == 'v') {
+		int was = d->is_conv;
+		struct cx *type, *r;
+		d->is_conv = !d->is_expr;
+		type = p_type(d);
+		r = mk(d, d->is_conv ? C_CONVERSION : C_CAST, type, NULL);
+		d->is_conv = was;
+		return r;
+	}
+	while (lo < hi) {
+		int i = lo + (hi - lo) / 2;
+		if (c1 == ops[i].code[0] && c2 == ops[i].code[1])
+			return mknum(d, C_OPERATOR, i);
+		if (c1 < ops[i].code[0] ||
+		    (c1 == ops[i].code[0] && c2 < ops[i].code[1]))
+			hi = i;
+		else
+			lo = i + 1;
+	}
+	return NULL;
+}
+
+static struct cx *
+p_exprlist(struct dp *d, char term)
+{
+	struct cx *list = NULL, **pp = &list;
+
+	if (peek(d) == term) {
+		adv(d, 1);
+		return mk(d, C_ARGLIST, NULL, NULL);
+	}
+	for (;;) {
+		struct cx *a = p_expr(d);
+		if (a == NULL)
+			return NULL;
+		if ((*pp = mk(d, C_ARGLIST, a, NULL)) == NULL)
+			return NULL;
+		pp = &(*pp)->r;
+		if (peek(d) == term) {
+			adv(d, 1);
+			break;
+		}
+		if (peek(d) == '\0')
+			return NULL;
+	}
+	return list;
+}
+
+static int
+opis(const struct cx *op, const char *code)
+{
+	return op && op->t == C_OPERATOR && ops[op->n].code[0] == code[0] &&
+	    ops[op->n].code[1] == code[1];
+}
+
+static int
+is_new_cast(const struct cx *op)
+{
+	return opis(op, "dc") || opis(op, "sc") || opis(op, "cc") ||
+	    opis(op, "rc");
+}
+
+static struct cx *
+p_unresolved(struct dp *d)
+{
+	struct cx *type, *name;
+	char c;
+
+	adv(d, 2);
+	c = peek(d);
+	if (d->unresolved && (isdig(c) || islow(c) || c == 'C' || c == 'U' ||
+	    c == 'L')) {
+		d->unresolved = -1;
+		type = p_prefix(d, 0);
+		if (peek(d) == 'E')
+			adv(d, 1);
+	} else
+		type = p_type(d);
+	name = p_unqualified(d, type);
+	if (peek(d) == 'I')
+		name = mk(d, C_TEMPLATE, name, p_targs(d));
+	return name;
+}
+
+static struct cx *
+p_expr1_inner(struct dp *d)
+{
+	char c = peek(d), c2 = peek2(d);
+
+	if (c == 'L')
+		return p_expr_primary(d);
+	if (c == 'T')
+		return p_tparam(d);
+	if (c == 's' && c2 == 'r')
+		return p_unresolved(d);
+	if (c == 's' && c2 == 'p') {
+		adv(d, 2);
+		return mk(d, C_PACK, p_expr1(d), NULL);
+	}
+	if (c == 'f' && c2 == 'p') {
+		int idx;
+		adv(d, 2);
+		if (peek(d) == 'T') {
+			adv(d, 1);
+			idx = 0;
+		} else {
+			idx = p_compact(d);
+			if (idx == INT_MAX || idx == -1)
+				return NULL;
+			idx++;
+		}
+		return mknum(d, C_FPARAM, idx);
+	}
+	if (isdig(c) || (c == 'o' && c2 == 'n')) {
+		struct cx *name;
+		if (c == 'o')
+			adv(d, 2);
+		if ((name = p_unqualified(d, NULL)) == NULL)
+			return NULL;
+		if (peek(d) == 'I')
+			return mk(d, C_TEMPLATE, name, p_targs(d));
+		return name;
+	}
+	if ((c == 'i' || c == 't') && c2 == 'l') {
+		struct cx *type = NULL;
+		adv(d, 2);
+		if (c == 't')
+			type = p_type(d);
+		if (!peek(d) || !peek2(d))
+			return NULL;
+		return mk(d, C_INITLIST, type, p_exprlist(d, 'E'));
+	}
+	if (c == 'u') {
+		struct cx *name;
+		adv(d, 1);
+		name = p_source_name(d);
+		return mk(d, C_VENDOREXPR, name, p_targs1(d));
+	}
+	{
+		struct cx *op = p_opname(d);
+		const char *code = NULL;
+		int args;
+
+		if (op == NULL)
+			return NULL;
+		if (op->t == C_OPERATOR) {
+			code = ops[op->n].code;
+			if (opis(op, "st"))
+				return mk(d, C_UNARY, op, p_type(d));
+		}
+		switch (op->t) {
+		case C_OPERATOR: args = ops[op->n].args; break;
+		case C_EXTOP: args = op->n; break;
+		case C_CAST: args = 1; break;
+		default: return NULL;
+		}
+		switch (args) {
+		case 0:
+			return mk(d, C_NULLARY, op, NULL);
+		case 1: {
+			struct cx *operand;
+			int suffix = 0;
+			if (code && (code[0] == 'p' || code[0] == 'm') &&
+			    code[1] == code[0])
+				suffix = !eat(d, '_');
+			if (op->t == C_CAST && eat(d, '_'))
+				operand = p_exprlist(d, 'E');
+			else if (opis(op, "sP"))
+				operand = p_targs1(d);
+			else
+				operand = p_expr1(d);
+			if (suffix)
+				operand = mk(d, C_BINARGS, operand, operand);
+			return mk(d, C_UNARY, op, operand);
+		}
+		case 2: {
+			struct cx *left, *right;
+			if (code == NULL)
+				return NULL;
+			if (is_new_cast(op))
+				left = p_type(d);
+			else if (code[0] == 'f')
+				left = p_opname(d);
+			else if (opis(op, "di"))
+				left = p_unqualified(d, NULL);
+			else
+				left = p_expr1(d);
+			if (opis(op, "cl"))
+				right = p_exprlist(d, 'E');
+			else if (opis(op, "dt") || opis(op, "pt")) {
+				c = peek(d);
+				c2 = peek2(d);
+				if ((c == 'g' && c2 == 's') ||
+				    (c == 's' && c2 == 'r'))
+					right = p_expr1(d);
+				else {
+					right = p_unqualified(d, NULL);
+					if (peek(d) == 'I')
+						right = mk(d, C_TEMPLATE, right,
+						    p_targs(d));
+				}
+			} else
+				right = p_expr1(d);
+			return mk(d, C_BINARY, op, mk(d, C_BINARGS, left, right));
+		}
+		case 3: {
+			struct cx *first, *second, *third;
+			if (code == NULL)
+				return NULL;
+			if (opis(op, "qu") || opis(op, "dX")) {
+				first = p_expr1(d);
+				second = p_expr1(d);
+				third = p_expr1(d);
+				if (third == NULL)
+					return NULL;
+			} else if (code[0] == 'f') {
+				first = p_opname(d);
+				second = p_expr1(d);
+				third = p_expr1(d);
+				if (third == NULL)
+					return NULL;
+			} else if (code[0] == 'n') {
+				if (code[1] != 'w' && code[1] != 'a')
+					return NULL;
+				first = p_exprlist(d, '_');
+				second = p_type(d);
+				if (peek(d) == 'E') {
+					adv(d, 1);
+					third = NULL;
+				} else if (peek(d) == 'p' && peek2(d) == 'i') {
+					adv(d, 2);
+					third = p_exprlist(d, 'E');
+				} else if (peek(d) == 'i' && peek2(d) == 'l')
+					third = p_expr1(d);
+				else
+					return NULL;
+			} else
+				return NULL;
+			return mk(d, C_TRINARY, op, mk(d, C_TRIARG1, first,
+			    mk(d, C_TRIARG2, second, third)));
+		}
+		default:
+			return NULL;
+		}
+	}
+}
+
+static struct cx *
+p_expr1(struct dp *d)
+{
+	struct cx *r;
+
+	if (d->depth >= CX_PARSE_DEPTH)
+		return NULL;
+	d->depth++;
+	r = p_expr1_inner(d);
+	d->depth--;
+	return r;
+}
+
+static struct cx *
+p_expr(struct dp *d)
+{
+	int was = d->is_expr;
+	struct cx *r;
+
+	d->is_expr = 1;
+	r = p_expr1(d);
+	d->is_expr = was;
+	return r;
+}
+
+/* ---- printing ----------------------------------------------------------- */
+
+struct ptpl {				/* an enclosing template */
+	struct ptpl *next;
+	const struct cx *tpl;
+};
+
+struct pmod {				/* a pending modifier */
+	struct pmod *next;
+	struct cx *mod;
+	int printed;
+	struct ptpl *tpls;
+};
+
+struct pscope {				/* templates seen by a T_& */
+	const struct cx *sub;
+	struct ptpl *tpls;
+};
+
+struct pr {
+	const struct cx *stack[CX_PRINT_DEPTH];	/* components being printed */
+	struct pscope scope[CX_MAXSCOPE];
+	struct ptpl saved[CX_MAXSAVED];
+	int nscope, nsaved;
+	char *out;
+	size_t len, cap;
+	char last;
+	int err;
+	struct ptpl *tpls;
+	struct pmod *mods;
+	int depth;
+	long steps;
+	int pack_index;
+	int lambda_arg;
+	int commas;		/* ", " to write before the next output */
+	unsigned long dep;	/* uses of the context (template arguments) */
+	const struct cx *cur_tpl;
+};
+
+static void pc(struct pr *p, struct cx *c);
+
+static void
+put(struct pr *p, const char *s, size_t n)
+{
+	if (p->err || n == 0)
+		return;
+	while (p->commas > 0) {
+		/* the ", " of the argument lists around, now followed by
+		 * something */
+		if (p->cap - p->len < 2) {
+			p->err = 1;
+			return;
+		}
+		memcpy(p->out + p->len, ", ", 2);
+		p->len += 2;
+		p->commas--;
+	}
+	if (p->cap - p->len < n) {
+		p->err = 1;
+		return;
+	}
+	if (n <= 16) {		/* most pieces: short names, "::", ", " */
+		char *o = p->out + p->len;
+		size_t i;
+		for (i = 0; i < n; i++)
+			o[i] = s[i];
+	} else
+		memcpy(p->out + p->len, s, n);
+	p->len += n;
+	p->last = s[n - 1];
+}
+
+/* a string literal */
+#define puts_(p, lit) put((p), (lit), sizeof(lit) - 1)
+
+static void
+putc_(struct pr *p, char c)
+{
+	put(p, &c, 1);
+}
+
+static void
+putnum(struct pr *p, long v)
+{
+	char b[24];
+	int i = (int)sizeof(b);
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+
+	do {
+		b[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		b[--i] = '-';
+	put(p, b + i, sizeof(b) - (size_t)i);
+}
+
+static struct cx *
+index_targ(struct cx *args, int i)
+{
+	struct cx *a;
+
+	if (i < 0)
+		return args;
+	for (a = args; a; a = a->r) {
+		if (a->t != C_TARGLIST)
+			return NULL;
+		if (i <= 0)
+			break;
+		i--;
+	}
+	if (i != 0 || a == NULL)
+		return NULL;
+	return a->l;
+}
+
+static struct cx *
+lookup_targ(struct pr *p, const struct cx *c)
+{
+	p->dep++;
+	if (p->tpls == NULL) {
+		p->err = 1;
+		return NULL;
+	}
+	return index_targ(p->tpls->tpl->r, c->n);
+}
+
+static struct cx *
+find_pack(struct pr *p, const struct cx *c)
+{
+	struct cx *a;
+
+	for (;;) {
+		if (c == NULL || p->err || ++p->steps > 0x7fffffff)
+			return NULL;
+		if (p->steps > (long)(16 * (FOLD_DM_MAXOUT + CX_MAXCOMP))) {
+			p->err = 1;
+			return NULL;
+		}
+		switch (c->t) {
+		case C_TPARAM:
+			a = lookup_targ(p, c);
+			if (a && a->t == C_TARGLIST)
+				return a;
+			return NULL;
+		case C_PACK: case C_LAMBDA: case C_NAME: case C_TAGGED:
+		case C_OPERATOR: case C_BUILTIN: case C_EXTBUILTIN:
+		case C_SUBSTD: case C_FPARAM: case C_UNNAMED: case C_DEFARG:
+		case C_NUMBER:
+			/* (TAGGED: libiberty stops there too) */
+			return NULL;
+		case C_EXTOP: case C_CTOR: case C_DTOR:
+			c = c->l;
+			continue;
+		default:
+			if ((a = find_pack(p, c->l)) != NULL)
+				return a;
+			c = c->r;
+			continue;
+		}
+	}
+}
+
+static int
+pack_length(const struct cx *c)
+{
+	int n = 0;
+
+	while (c && c->t == C_TARGLIST && c->l != NULL) {
+		n++;
+		c = c->r;
+	}
+	return n;
+}
+
+static void
+subexpr(struct pr *p, struct cx *c)
+{
+	int simple = c && (c->t == C_NAME || c->t == C_QUAL ||
+	    c->t == C_INITLIST || c->t == C_FPARAM);
+
+	if (!simple)
+		putc_(p, '(');
+	pc(p, c);
+	if (!simple)
+		putc_(p, ')');
+}
+
+static void
+expr_op(struct pr *p, struct cx *c)
+{
+	if (c->t == C_OPERATOR)
+		put(p, ops[c->n].name, ops[c->n].len);
+	else
+		pc(p, c);
+}
+
+static void print_mod(struct pr *p, struct cx *m);
+static void print_function_type(struct pr *p, struct cx *c, struct pmod *mods);
+static void print_array_type(struct pr *p, struct cx *c, struct pmod *mods);
+
+static void
+print_mod_list(struct pr *p, struct pmod *mods, int suffix)
+{
+	struct ptpl *hold;
+
+	for (; mods != NULL && !p->err; mods = mods->next) {
+		if (mods->printed || (!suffix && is_fnqual(mods->mod->t)))
+			continue;
+		mods->printed = 1;
+		hold = p->tpls;
+		p->tpls = mods->tpls;
+		if (mods->mod->t == C_FUNC) {
+			print_function_type(p, mods->mod, mods->next);
+			p->tpls = hold;
+			return;
+		}
+		if (mods->mod->t == C_ARRAY) {
+			print_array_type(p, mods->mod, mods->next);
+			p->tpls = hold;
+			return;
+		}
+		if (mods->mod->t == C_LOCAL) {
+			struct pmod *hm = p->mods;
+			struct cx *c;
+			p->mods = NULL;
+			pc(p, mods->mod->l);
+			p->mods = hm;
+			puts_(p, "::");
+			c = mods->mod->r;
+			if (c->t == C_DEFARG) {
+				puts_(p, "{default arg#");
+				putnum(p, (long)c->n + 1);
+				puts_(p, "}::");
+				c = c->l;
+			}
+			while (c && is_fnqual(c->t))
+				c = c->l;
+			pc(p, c);
+			p->tpls = hold;
+			return;
+		}
+		print_mod(p, mods->mod);
+		p->tpls = hold;
+	}
+}
+
+static void
+print_mod(struct pr *p, struct cx *m)
+{
+	switch (m->t) {
+	case C_RESTRICT: case C_RESTRICT_THIS:
+		puts_(p, " restrict");
+		return;
+	case C_VOLATILE: case C_VOLATILE_THIS:
+		puts_(p, " volatile");
+		return;
+	case C_CONST: case C_CONST_THIS:
+		puts_(p, " const");
+		return;
+	case C_TXSAFE:
+		puts_(p, " transaction_safe");
+		return;
+	case C_NOEXCEPT:
+		puts_(p, " noexcept");
+		if (m->r) {
+			putc_(p, '(');
+			pc(p, m->r);
+			putc_(p, ')');
+		}
+		return;
+	case C_THROW:
+		puts_(p, " throw");
+		if (m->r) {
+			putc_(p, '(');
+			pc(p, m->r);
+			putc_(p, ')');
+		}
+		return;
+	case C_VQUAL:
+		putc_(p, ' ');
+		pc(p, m->r);
+		return;
+	case C_POINTER:
+		putc_(p, '*');
+		return;
+	case C_REF_THIS:
+		putc_(p, ' ');
+		/* FALLTHROUGH */
+	case C_REF:
+		putc_(p, '&');
+		return;
+	case C_RREF_THIS:
+		putc_(p, ' ');
+		/* FALLTHROUGH */
+	case C_RREF:
+		puts_(p, "&&");
+		return;
+	case C_COMPLEX:
+		puts_(p, " _Complex");
+		return;
+	case C_IMAGINARY:
+		puts_(p, " _Imaginary");
+		return;
+	case C_PTRMEM:
+		if (p->last != '(')
+			putc_(p, ' ');
+		pc(p, m->l);
+		puts_(p, "::*");
+		return;
+	case C_TYPED:
+		pc(p, m->l);
+		return;
+	case C_VECTOR:
+		puts_(p, " __vector(");
+		pc(p, m->l);
+		putc_(p, ')');
+		return;
+	default:
+		pc(p, m);
+		return;
+	}
+}
+
+static void
+print_function_type(struct pr *p, struct cx *c, struct pmod *mods)
+{
+	int need_paren = 0, need_space = 0;
+	struct pmod *m, *hold;
+
+	for (m = mods; m != NULL; m = m->next) {
+		if (m->printed)
+			break;
+		switch (m->mod->t) {
+		case C_POINTER: case C_REF: case C_RREF:
+			need_paren = 1;
+			break;
+		case C_RESTRICT: case C_VOLATILE: case C_CONST: case C_VQUAL:
+		case C_COMPLEX: case C_IMAGINARY: case C_PTRMEM:
+			need_space = 1;
+			need_paren = 1;
+			break;
+		default:
+			break;
+		}
+		if (need_paren)
+			break;
+	}
+	if (need_paren) {
+		if (!need_space && p->last != '(' && p->last != '*')
+			need_space = 1;
+		if (need_space && p->last != ' ')
+			putc_(p, ' ');
+		putc_(p, '(');
+	}
+	hold = p->mods;
+	p->mods = NULL;
+	print_mod_list(p, mods, 0);
+	if (need_paren)
+		putc_(p, ')');
+	putc_(p, '(');
+	if (c->r != NULL)
+		pc(p, c->r);
+	putc_(p, ')');
+	print_mod_list(p, mods, 1);
+	p->mods = hold;
+}
+
+static void
+print_array_type(struct pr *p, struct cx *c, struct pmod *mods)
+{
+	int need_space = 1;
+
+	if (mods != NULL) {
+		int need_paren = 0;
+		struct pmod *m;
+		for (m = mods; m != NULL; m = m->next) {
+			if (!m->printed) {
+				if (m->mod->t == C_ARRAY)
+					need_space = 0;
+				else {
+					need_paren = 1;
+					need_space = 1;
+				}
+				break;
+			}
+		}
+		if (need_paren)
+			puts_(p, " (");
+		print_mod_list(p, mods, 0);
+		if (need_paren)
+			putc_(p, ')');
+	}
+	if (need_space)
+		putc_(p, ' ');
+	putc_(p, '[');
+	if (c->l != NULL)
+		pc(p, c->l);
+	putc_(p, ']');
+}
+
+static void
+print_template_args(struct pr *p, struct cx *args)
+{
+	if (p->last == '<')
+		putc_(p, ' ');
+	putc_(p, '<');
+	pc(p, args);
+	if (p->last == '>')
+		putc_(p, ' ');
+	putc_(p, '>');
+}
+
+static void
+print_conversion(struct pr *p, struct cx *c)
+{
+	struct ptpl t;
+	int pushed = 0;
+
+	if (p->cur_tpl != NULL) {
+		t.next = p->tpls;
+		t.tpl = p->cur_tpl;
+		p->tpls = &t;
+		pushed = 1;
+	}
+	if (c->l->t != C_TEMPLATE) {
+		pc(p, c->l);
+		if (pushed)
+			p->tpls = t.next;
+	} else {
+		pc(p, c->l->l);
+		if (pushed)
+			p->tpls = t.next;
+		print_template_args(p, c->l->r);
+	}
+}
+
+static void
+print_typed_name(struct pr *p, struct cx *c)
+{
+	struct pmod *hold = p->mods, adpm[4];
+	struct cx *tn = c->l;
+	struct ptpl t;
+	unsigned i = 0;
+
+	p->mods = NULL;
+	while (tn != NULL) {
+		if (i >= 4) {
+			p->err = 1;
+			return;
+		}
+		adpm[i].next = p->mods;
+		p->mods = &adpm[i];
+		adpm[i].mod = tn;
+		adpm[i].printed = 0;
+		adpm[i].tpls = p->tpls;
+		i++;
+		if (!is_fnqual(tn->t))
+			break;
+		tn = tn->l;
+	}
+	if (tn == NULL) {
+		p->err = 1;
+		return;
+	}
+	if (tn->t == C_LOCAL) {
+		tn = tn->r;
+		if (tn->t == C_DEFARG)
+			tn = tn->l;
+		while (tn != NULL && is_fnqual(tn->t)) {
+			if (i >= 4) {
+				p->err = 1;
+				return;
+			}
+			adpm[i] = adpm[i - 1];
+			adpm[i].next = &adpm[i - 1];
+			p->mods = &adpm[i];
+			adpm[i - 1].mod = tn;
+			adpm[i - 1].printed = 0;
+			adpm[i - 1].tpls = p->tpls;
+			i++;
+			tn = tn->l;
+		}
+		if (tn == NULL) {
+			p->err = 1;
+			return;
+		}
+	}
+	if (tn->t == C_TEMPLATE) {
+		t.next = p->tpls;
+		t.tpl = tn;
+		p->tpls = &t;
+	}
+	pc(p, c->r);
+	if (tn->t == C_TEMPLATE)
+		p->tpls = t.next;
+	while (i > 0) {
+		i--;
+		if (!adpm[i].printed) {
+			putc_(p, ' ');
+			print_mod(p, adpm[i].mod);
+		}
+	}
+	p->mods = hold;
+}
+
+static void
+print_array(struct pr *p, struct cx *c)
+{
+	struct pmod *hold = p->mods, adpm[4], *m;
+	unsigned i = 1;
+
+	adpm[0].next = hold;
+	p->mods = &adpm[0];
+	adpm[0].mod = c;
+	adpm[0].printed = 0;
+	adpm[0].tpls = p->tpls;
+	for (m = hold; m != NULL && (m->mod->t == C_RESTRICT ||
+	    m->mod->t == C_VOLATILE || m->mod->t == C_CONST); m = m->next) {
+		if (!m->printed) {
+			if (i >= 4) {
+				p->err = 1;
+				return;
+			}
+			adpm[i] = *m;
+			adpm[i].next = p->mods;
+			p->mods = &adpm[i];
+			m->printed = 1;
+			i++;
+		}
+	}
+	pc(p, c->r);
+	p->mods = hold;
+	if (adpm[0].printed)
+		return;
+	while (i > 1) {
+		i--;
+		print_mod(p, adpm[i].mod);
+	}
+	print_array_type(p, c, p->mods);
+}
+
+static void
+print_modifier(struct pr *p, struct cx *c, struct cx *inner)
+{
+	struct pmod m;
+
+	m.next = p->mods;
+	p->mods = &m;
+	m.mod = c;
+	m.printed = 0;
+	m.tpls = p->tpls;
+	pc(p, inner ? inner : c->l);
+	if (!m.printed)
+		print_mod(p, c);
+	p->mods = m.next;
+}
+
+static void
+print_literal(struct pr *p, struct cx *c)
+{
+	int tp = P_DEF;
+
+	if (c->l->t == C_BUILTIN) {
+		tp = bt[c->l->n].print;
+		switch (tp) {
+		case P_INT: case P_UNS: case P_LONG: case P_ULONG:
+		case P_LLONG: case P_ULLONG:
+			if (c->r->t == C_NAME) {
+				static const char *const sfx[] = {
+					"", "", "u", "l", "ul", "ll", "ull"
+				};
+				if (c->t == C_LITNEG)
+					putc_(p, '-');
+				pc(p, c->r);
+				put(p, sfx[tp], strlen(sfx[tp]));
+				return;
+			}
+			break;
+		case P_BOOL:
+			if (c->r->t == C_NAME && c->r->n == 1 &&
+			    c->t == C_LITERAL) {
+				if (c->r->s[0] == '0') {
+					puts_(p, "false");
+					return;
+				}
+				if (c->r->s[0] == '1') {
+					puts_(p, "true");
+					return;
+				}
+			}
+			break;
+		}
+	}
+	putc_(p, '(');
+	pc(p, c->l);
+	putc_(p, ')');
+	if (c->t == C_LITNEG)
+		putc_(p, '-');
+	if (tp == P_FLOAT)
+		putc_(p, '[');
+	pc(p, c->r);
+	if (tp == P_FLOAT)
+		putc_(p, ']');
+}
+
+static int
+print_fold(struct pr *p, struct cx *c)
+{
+	struct cx *opsc, *op, *op1, *op2 = NULL;
+	int save;
+	char k;
+
+	if (c->l->t != C_OPERATOR || ops[c->l->n].code[0] != 'f')
+		return 0;
+	k = ops[c->l->n].code[1];
+	opsc = c->r;
+	op = opsc->l;
+	op1 = opsc->r;
+	if (op1->t == C_TRIARG2) {
+		op2 = op1->r;
+		op1 = op1->l;
+	}
+	save = p->pack_index;
+	p->pack_index = -1;
+	switch (k) {
+	case 'l':
+		puts_(p, "(...");
+		expr_op(p, op);
+		subexpr(p, op1);
+		putc_(p, ')');
+		break;
+	case 'r':
+		putc_(p, '(');
+		subexpr(p, op1);
+		expr_op(p, op);
+		puts_(p, "...)");
+		break;
+	case 'L': case 'R':
+		putc_(p, '(');
+		subexpr(p, op1);
+		expr_op(p, op);
+		puts_(p, "...");
+		expr_op(p, op);
+		subexpr(p, op2);
+		putc_(p, ')');
+		break;
+	}
+	p->pack_index = save;
+	return 1;
+}
+
+static int
+is_designator(const struct cx *c)
+{
+	return (c->t == C_BINARY || c->t == C_TRINARY) &&
+	    (opis(c->l, "di") || opis(c->l, "dx") || opis(c->l, "dX"));
+}
+
+static int
+print_designated(struct pr *p, struct cx *c)
+{
+	struct cx *op = c->l, *op1, *op2;
+	char k;
+
+	if (!is_designator(c))
+		return 0;
+	k = ops[op->n].code[1];
+	op1 = c->r->l;
+	op2 = c->r->r;
+	putc_(p, k == 'i' ? '.' : '[');
+	pc(p, op1);
+	if (k == 'X') {
+		puts_(p, " ... ");
+		pc(p, op2->l);
+		op2 = op2->r;
+	}
+	if (k != 'i')
+		putc_(p, ']');
+	if (is_designator(op2))
+		pc(p, op2);
+	else {
+		putc_(p, '=');
+		subexpr(p, op2);
+	}
+	return 1;
+}
+
+static void
+print_unary(struct pr *p, struct cx *c)
+{
+	struct cx *op = c->l, *operand = c->r;
+	const char *code = NULL;
+
+	if (op->t == C_OPERATOR) {
+		code = ops[op->n].code;
+		if (opis(op, "ad") && operand->t == C_TYPED &&
+		    operand->l->t == C_QUAL && operand->r->t == C_FUNC)
+			operand = operand->l;
+		if (operand->t == C_BINARGS) {
+			subexpr(p, operand->l);
+			expr_op(p, op);
+			return;
+		}
+	}
+	if (code && opis(op, "sZ")) {
+		putnum(p, pack_length(find_pack(p, operand)));
+		return;
+	}
+	if (code && opis(op, "sP")) {
+		/* d_args_length */
+		int n = 0;
+		struct cx *a;
+		for (a = operand; a && a->t == C_TARGLIST; a = a->r) {
+			struct cx *e = a->l;
+			if (e == NULL)
+				break;
+			if (e->t == C_PACK) {
+				struct cx *pk = find_pack(p, e->l);
+				n += pack_length(pk);
+			} else
+				n++;
+		}
+		putnum(p, n);
+		return;
+	}
+	if (op->t != C_CAST)
+		expr_op(p, op);
+	else {
+		putc_(p, '(');
+		pc(p, op->l);
+		putc_(p, ')');
+	}
+	if (code && opis(op, "gs"))
+		pc(p, operand);
+	else if (code && opis(op, "st")) {
+		putc_(p, '(');
+		pc(p, operand);
+		putc_(p, ')');
+	} else
+		subexpr(p, operand);
+}
+
+static void
+print_binary(struct pr *p, struct cx *c)
+{
+	struct cx *op = c->l;
+	int gt;
+
+	if (c->r->t != C_BINARGS) {
+		p->err = 1;
+		return;
+	}
+	if (is_new_cast(op)) {
+		expr_op(p, op);
+		putc_(p, '<');
+		pc(p, c->r->l);
+		puts_(p, ">(");
+		pc(p, c->r->r);
+		putc_(p, ')');
+		return;
+	}
+	if (print_fold(p, c) || print_designated(p, c))
+		return;
+	gt = op->t == C_OPERATOR && ops[op->n].len == 1 &&
+	    ops[op->n].name[0] == '>';
+	if (gt)
+		putc_(p, '(');
+	if (opis(op, "cl") && c->r->l->t == C_TYPED) {
+		struct cx *fn = c->r->l;
+		if (fn->r->t != C_FUNC)
+			p->err = 1;
+		subexpr(p, fn->l);
+	} else
+		subexpr(p, c->r->l);
+	if (opis(op, "ix")) {
+		putc_(p, '[');
+		pc(p, c->r->r);
+		putc_(p, ']');
+	} else {
+		if (!opis(op, "cl"))
+			expr_op(p, op);
+		subexpr(p, c->r->r);
+	}
+	if (gt)
+		putc_(p, ')');
+}
+
+static void
+print_trinary(struct pr *p, struct cx *c)
+{
+	struct cx *op = c->l, *first, *second, *third;
+
+	if (c->r->t != C_TRIARG1 || c->r->r->t != C_TRIARG2) {
+		p->err = 1;
+		return;
+	}
+	if (print_fold(p, c) || print_designated(p, c))
+		return;
+	first = c->r->l;
+	second = c->r->r->l;
+	third = c->r->r->r;
+	if (opis(op, "qu")) {
+		subexpr(p, first);
+		expr_op(p, op);
+		subexpr(p, second);
+		puts_(p, " : ");
+		subexpr(p, third);
+	} else {
+		puts_(p, "new ");
+		if (first->l != NULL) {
+			subexpr(p, first);
+			putc_(p, ' ');
+		}
+		pc(p, second);
+		if (third)
+			subexpr(p, third);
+	}
+}
+
+static struct pscope *
+get_scope(struct pr *p, const struct cx *sub)
+{
+	int i;
+
+	for (i = 0; i < p->nscope; i++)
+		if (p->scope[i].sub == sub)
+			return &p->scope[i];
+	return NULL;
+}
+
+/* Remember the templates in scope where sub is first printed. */
+static void
+save_scope(struct pr *p, const struct cx *sub)
+{
+	struct pscope *sc;
+	struct ptpl *t, **pp;
+
+	if (p->nscope >= CX_MAXSCOPE) {
+		p->err = 1;
+		return;
+	}
+	sc = &p->scope[p->nscope++];
+	sc->sub = sub;
+	sc->tpls = NULL;
+	pp = &sc->tpls;
+	for (t = p->tpls; t != NULL; t = t->next) {
+		if (p->nsaved >= CX_MAXSAVED) {
+			p->err = 1;
+			return;
+		}
+		*pp = &p->saved[p->nsaved++];
+		(*pp)->tpl = t->tpl;
+		(*pp)->next = NULL;
+		pp = &(*pp)->next;
+	}
+}
+
+static void
+print_reference(struct pr *p, struct cx *c)
+{
+	struct cx *sub = c->l, *inner = NULL;
+	struct ptpl *hold = NULL;
+	int restore = 0;
+
+	if (!p->lambda_arg && sub->t == C_TPARAM) {
+		struct pscope *sc = get_scope(p, sub);
+		struct cx *a;
+
+		if (sc == NULL) {
+			save_scope(p, sub);
+			if (p->err)
+				return;
+		} else {
+			/* reentered as a substitution: unless beneath sub or
+			 * c, use the templates of its first printing */
+			int i, found = 0;
+			for (i = p->depth - 1; i >= 0; i--)
+				if (p->stack[i] == sub ||
+				    (p->stack[i] == c && i != p->depth - 1)) {
+					found = 1;
+					break;
+				}
+			if (!found) {
+				hold = p->tpls;
+				p->tpls = sc->tpls;
+				restore = 1;
+			}
+		}
+		a = lookup_targ(p, sub);
+		if (a && a->t == C_TARGLIST)
+			a = index_targ(a, p->pack_index);
+		if (a == NULL) {
+			if (restore)
+				p->tpls = hold;
+			p->err = 1;
+			return;
+		}
+		sub = a;
+	}
+	if (sub->t == C_REF || sub->t == c->t)
+		c = sub;
+	else if (sub->t == C_RREF)
+		inner = sub->l;
+	print_modifier(p, c, inner);
+	if (restore)
+		p->tpls = hold;
+}
+
+static void
+pc_inner(struct pr *p, struct cx *c)
+{
+	switch (c->t) {
+	case C_NAME:
+		put(p, c->s, (size_t)c->n);
+		return;
+	case C_TAGGED:
+		pc(p, c->l);
+		puts_(p, "[abi:");
+		pc(p, c->r);
+		putc_(p, ']');
+		return;
+	case C_BINDING:
+		putc_(p, '[');
+		for (c = c->l; c; c = c->r) {
+			pc(p, c->l);
+			if (c->r)
+				puts_(p, ", ");
+		}
+		putc_(p, ']');
+		return;
+	case C_QUAL: case C_LOCAL: {
+		struct cx *ln = c->r;
+		pc(p, c->l);
+		puts_(p, "::");
+		if (ln->t == C_DEFARG) {
+			puts_(p, "{default arg#");
+			putnum(p, (long)ln->n + 1);
+			puts_(p, "}::");
+			ln = ln->l;
+		}
+		pc(p, ln);
+		return;
+	}
+	case C_TYPED:
+		print_typed_name(p, c);
+		return;
+	case C_TEMPLATE: {
+		/* A template prints the same wherever it is (modifiers do not
+		 * go in) unless it looks up template arguments: then, printed
+		 * again through a substitution, it is copied. */
+		struct pmod *hm = p->mods;
+		const struct cx *hc = p->cur_tpl;
+		unsigned long dep = p->dep;
+		size_t start = p->len + 2 * (size_t)p->commas;
+		if (c->memolen > 0) {
+			put(p, p->out + c->memo, (size_t)c->memolen);
+			return;
+		}
+		p->cur_tpl = c;
+		p->mods = NULL;
+		pc(p, c->l);
+		print_template_args(p, c->r);
+		p->mods = hm;
+		p->cur_tpl = hc;
+		if (!p->err && p->dep == dep && p->len > start) {
+			c->memo = (int)start;
+			c->memolen = (int)(p->len - start);
+		}
+		return;
+	}
+	case C_TPARAM:
+		if (p->lambda_arg) {
+			p->dep++;
+			puts_(p, "auto:");
+			putnum(p, (long)c->n + 1);
+		} else {
+			struct ptpl *hold;
+			struct cx *a = lookup_targ(p, c);
+			if (a && a->t == C_TARGLIST)
+				a = index_targ(a, p->pack_index);
+			if (a == NULL) {
+				p->err = 1;
+				return;
+			}
+			hold = p->tpls;
+			p->tpls = hold->next;
+			pc(p, a);
+			p->tpls = hold;
+		}
+		return;
+	case C_TPARMOBJ:
+		puts_(p, "template parameter object for ");
+		pc(p, c->l);
+		return;
+	case C_CTOR:
+		pc(p, c->l);
+		return;
+	case C_DTOR:
+		putc_(p, '~');
+		pc(p, c->l);
+		return;
+	case C_VTABLE: puts_(p, "vtable for "); pc(p, c->l); return;
+	case C_VTT: puts_(p, "VTT for "); pc(p, c->l); return;
+	case C_CVTABLE:
+		puts_(p, "construction vtable for ");
+		pc(p, c->l);
+		puts_(p, "-in-");
+		pc(p, c->r);
+		return;
+	case C_TYPEINFO: puts_(p, "typeinfo for "); pc(p, c->l); return;
+	case C_TINAME: puts_(p, "typeinfo name for "); pc(p, c->l); return;
+	case C_TIFN: puts_(p, "typeinfo fn for "); pc(p, c->l); return;
+	case C_THUNK: puts_(p, "non-virtual thunk to "); pc(p, c->l); return;
+	case C_VTHUNK: puts_(p, "virtual thunk to "); pc(p, c->l); return;
+	case C_CTHUNK:
+		puts_(p, "covariant return thunk to ");
+		pc(p, c->l);
+		return;
+	case C_JAVACLASS: puts_(p, "java Class for "); pc(p, c->l); return;
+	case C_GUARD: puts_(p, "guard variable for "); pc(p, c->l); return;
+	case C_TLSINIT:
+		puts_(p, "TLS init function for ");
+		pc(p, c->l);
+		return;
+	case C_TLSWRAP:
+		puts_(p, "TLS wrapper function for ");
+		pc(p, c->l);
+		return;
+	case C_REFTEMP:
+		puts_(p, "reference temporary #");
+		pc(p, c->r);
+		puts_(p, " for ");
+		pc(p, c->l);
+		return;
+	case C_HIDDEN: puts_(p, "hidden alias for "); pc(p, c->l); return;
+	case C_TXCLONE:
+		puts_(p, "transaction clone for ");
+		pc(p, c->l);
+		return;
+	case C_NTXCLONE:
+		puts_(p, "non-transaction clone for ");
+		pc(p, c->l);
+		return;
+	case C_SUBSTD:
+		put(p, c->s, (size_t)c->n);
+		return;
+	case C_RESTRICT: case C_VOLATILE: case C_CONST: {
+		struct pmod *m;
+		for (m = p->mods; m != NULL; m = m->next) {
+			if (!m->printed) {
+				if (m->mod->t != C_RESTRICT &&
+				    m->mod->t != C_VOLATILE &&
+				    m->mod->t != C_CONST)
+					break;
+				if (m->mod->t == c->t) {
+					pc(p, c->l);
+					return;
+				}
+			}
+		}
+		print_modifier(p, c, NULL);
+		return;
+	}
+	case C_REF: case C_RREF:
+		print_reference(p, c);
+		return;
+	case C_VQUAL: case C_POINTER: case C_COMPLEX: case C_IMAGINARY:
+	case C_RESTRICT_THIS: case C_VOLATILE_THIS: case C_CONST_THIS:
+	case C_REF_THIS: case C_RREF_THIS: case C_TXSAFE: case C_NOEXCEPT:
+	case C_THROW:
+		print_modifier(p, c, NULL);
+		return;
+	case C_BUILTIN:
+		put(p, bt[c->n].name, bt[c->n].len);
+		return;
+	case C_EXTBUILTIN:
+		put(p, bt[BT_FLOATN].name, bt[BT_FLOATN].len);
+		putnum(p, c->n);
+		if (c->suffix)
+			putc_(p, c->suffix);
+		return;
+	case C_VENDOR:
+		pc(p, c->l);
+		return;
+	case C_FUNC:
+		if (c->l != NULL) {
+			struct pmod m;
+			m.next = p->mods;
+			p->mods = &m;
+			m.mod = c;
+			m.printed = 0;
+			m.tpls = p->tpls;
+			pc(p, c->l);
+			p->mods = m.next;
+			if (m.printed)
+				return;
+			putc_(p, ' ');
+		}
+		print_function_type(p, c, p->mods);
+		return;
+	case C_ARRAY:
+		print_array(p, c);
+		return;
+	case C_PTRMEM: case C_VECTOR:
+		print_modifier(p, c, c->r);
+		return;
+	case C_ARGLIST: case C_TARGLIST:
+		if (c->l != NULL)
+			pc(p, c->l);
+		if (c->r != NULL) {
+			/* ", " is written only if the rest prints something
+			 * (an empty pack does not); like libiberty, which takes
+			 * it back, the last character is then a blank */
+			int commas = ++p->commas;
+			p->last = ' ';
+			pc(p, c->r);
+			if (p->commas == commas)
+				p->commas--;
+		}
+		return;
+	case C_INITLIST:
+		if (c->l)
+			pc(p, c->l);
+		putc_(p, '{');
+		pc(p, c->r);
+		putc_(p, '}');
+		return;
+	case C_OPERATOR: {
+		size_t n = ops[c->n].len;
+		const char *name = ops[c->n].name;
+		puts_(p, "operator");
+		if (islow(name[0]))
+			putc_(p, ' ');
+		if (name[n - 1] == ' ')
+			n--;
+		put(p, name, n);
+		return;
+	}
+	case C_EXTOP:
+		puts_(p, "operator ");
+		pc(p, c->l);
+		return;
+	case C_CONVERSION:
+		puts_(p, "operator ");
+		print_conversion(p, c);
+		return;
+	case C_NULLARY:
+		expr_op(p, c->l);
+		return;
+	case C_UNARY:
+		print_unary(p, c);
+		return;
+	case C_BINARY:
+		print_binary(p, c);
+		return;
+	case C_TRINARY:
+		print_trinary(p, c);
+		return;
+	case C_LITERAL: case C_LITNEG:
+		print_literal(p, c);
+		return;
+	case C_NUMBER:
+		putnum(p, c->n);
+		return;
+	case C_DECLTYPE:
+		puts_(p, "decltype (");
+		pc(p, c->l);
+		putc_(p, ')');
+		return;
+	case C_PACK: {
+		struct cx *a;
+		if (p->lambda_arg)
+			p->dep++;
+		a = p->lambda_arg ? NULL : find_pack(p, c->l);
+		if (a == NULL) {
+			subexpr(p, c->l);
+			puts_(p, "...");
+		} else {
+			int len = pack_length(a), i;
+			for (i = 0; i < len && !p->err; i++) {
+				if (i)
+					puts_(p, ", ");
+				p->pack_index = i;
+				pc(p, c->l);
+			}
+		}
+		return;
+	}
+	case C_FPARAM:
+		if (c->n == 0)
+			puts_(p, "this");
+		else {
+			puts_(p, "{parm#");
+			putnum(p, c->n);
+			putc_(p, '}');
+		}
+		return;
+	case C_GLOBALCTOR:
+		puts_(p, "global constructors keyed to ");
+		pc(p, c->l);
+		return;
+	case C_GLOBALDTOR:
+		puts_(p, "global destructors keyed to ");
+		pc(p, c->l);
+		return;
+	case C_LAMBDA:
+		puts_(p, "{lambda(");
+		p->lambda_arg++;
+		pc(p, c->l);
+		p->lambda_arg--;
+		puts_(p, ")#");
+		putnum(p, (long)c->n + 1);
+		putc_(p, '}');
+		return;
+	case C_UNNAMED:
+		puts_(p, "{unnamed type#");
+		putnum(p, (long)c->n + 1);
+		putc_(p, '}');
+		return;
+	case C_CLONE:
+		pc(p, c->l);
+		puts_(p, " [clone ");
+		pc(p, c->r);
+		putc_(p, ']');
+		return;
+	case C_MODENTITY:
+		pc(p, c->l);
+		putc_(p, '@');
+		pc(p, c->r);
+		return;
+	case C_MODNAME: case C_MODPART:
+		if (c->l)
+			pc(p, c->l);
+		if (c->t == C_MODPART)
+			putc_(p, ':');
+		else if (c->l)
+			putc_(p, '.');
+		pc(p, c->r);
+		return;
+	case C_MODINIT:
+		puts_(p, "initializer for module ");
+		pc(p, c->l);
+		return;
+	case C_VENDOREXPR:
+		pc(p, c->l);
+		putc_(p, '(');
+		pc(p, c->r);
+		putc_(p, ')');
+		return;
+	default:
+		p->err = 1;
+		return;
+	}
+}
+
+static void
+pc(struct pr *p, struct cx *c)
+{
+	if (p->err)
+		return;
+	/* leaves, the most common, print without the bookkeeping */
+	if (c != NULL && (c->t == C_NAME || c->t == C_SUBSTD)) {
+		put(p, c->s, (size_t)c->n);
+		return;
+	}
+	if (c != NULL && c->t == C_BUILTIN) {
+		put(p, bt[c->n].name, bt[c->n].len);
+		return;
+	}
+	if (c == NULL || c->busy > 1 || p->depth >= CX_PRINT_DEPTH ||
+	    ++p->steps > (long)(16 * (FOLD_DM_MAXOUT + CX_MAXCOMP))) {
+		p->err = 1;
+		return;
+	}
+	c->busy++;
+	p->stack[p->depth++] = c;
+	pc_inner(p, c);
+	p->depth--;
+	c->busy--;
+}
+
+/* ---- the entry point ----------------------------------------------------- */
+
+size_t
+fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags)
+{
+	struct cx comp[CX_MAXCOMP];
+	struct cx *sub[CX_MAXIN];
+	struct dp d;
+	struct pr p;
+	struct cx *c = NULL;
+	int global = 0;
+
+	if (sym == NULL || len < 2 || len > CX_MAXIN || out == NULL ||
+	    memchr(sym, '\0', len) != NULL)
+		return 0;
+	if (sym[0] == '_' && sym[1] == 'Z')
+		global = 0;
+	else if (len >= 11 && memcmp(sym, "_GLOBAL_", 8) == 0 &&
+	    (sym[8] == '.' || sym[8] == '_' || sym[8] == '$') &&
+	    (sym[9] == 'D' || sym[9] == 'I') && sym[10] == '_')
+		global = sym[9] == 'I' ? C_GLOBALCTOR : C_GLOBALDTOR;
+	else
+		return 0;
+
+	memset(&d, 0, sizeof(d));
+	d.unresolved = 1;
+again:
+	d.p = sym;
+	d.end = sym + len;
+	d.flags = flags;
+	d.comp = comp;
+	d.ncomp = 0;
+	d.maxcomp = (int)(2 * len);
+	d.sub = sub;
+	d.nsub = 0;
+	d.maxsub = (int)len;
+	d.last_name = NULL;
+	d.is_expr = d.is_conv = 0;
+	d.depth = d.fdepth = 0;
+	if (!global)
+		c = p_mangled(&d, 1);
+	else {
+		struct cx *in;
+		adv(&d, 11);
+		if (peek(&d) != '_' || peek2(&d) != 'Z')
+			in = mkname(&d, d.p, (size_t)(d.end - d.p));
+		else {
+			adv(&d, 2);
+			in = p_encoding(&d, 0);
+		}
+		c = mk(&d, global, in, NULL);
+		d.p = d.end;
+	}
+	if ((flags & FOLD_DM_PARAMS) && d.p != d.end)
+		c = NULL;
+	if (c == NULL && d.unresolved == -1) {
+		d.unresolved = 0;
+		goto again;
+	}
+	if (c == NULL)
+		return 0;
+
+	p.err = 0;
+	p.tpls = NULL;
+	p.mods = NULL;
+	p.depth = 0;
+	p.steps = 0;
+	p.pack_index = 0;
+	p.lambda_arg = 0;
+	p.commas = 0;
+	p.dep = 0;
+	p.cur_tpl = NULL;
+	p.nscope = p.nsaved = 0;
+	p.len = 0;
+	p.last = 0;
+	p.out = out;
+	p.cap = cap < FOLD_DM_MAXOUT ? cap : FOLD_DM_MAXOUT;
+	pc(&p, c);
+	if (p.err || p.len == 0)
+		return 0;
+	return p.len;
+}
