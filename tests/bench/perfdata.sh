@@ -2,6 +2,7 @@
 # defined there): stackcollapse-perf on perf.data against the pipeline it
 # replaces, `perf script --no-demangle | stackcollapse-perf`, side by side.
 #
+# Both sides keep names as they are (--no-demangle: minidb is C anyway).
 # The captures are recorded once per bench folder: examples/workload/minidb
 # (two threads) under `perf record -F 20000 -g`, 1300 rounds (about 100k
 # samples) and 2600 rounds (twice as long).  Needs perf and permission to
@@ -65,32 +66,32 @@ if [ "$pd_ok" = 1 ]; then
 	s2=$(wc -c < "$pd2")
 	# the same stacks both ways, or the figures mean nothing
 	perf script --no-demangle -i "$pd1" 2> /dev/null | "$sc" > pd-text.out
-	"$sc" "$pd1" > pd-data.out
+	"$sc" --no-demangle "$pd1" > pd-data.out
 	cmp -s pd-text.out pd-data.out || echo "perf.data: the two paths differ on $pd1!"
 	rm -f pd-text.out pd-data.out
 	tp=$(pd_best "perf script --no-demangle -i $pd1 | $sc")
 	cp=$(pd_cpu "perf script --no-demangle -i $pd1 | $sc")
-	c1=$(pd_cpu "$sc $pd1")
-	c2=$(pd_cpu "$sc $pd2")
+	c1=$(pd_cpu "$sc --no-demangle $pd1")
+	c2=$(pd_cpu "$sc --no-demangle $pd2")
 	nu=$(perf script -F comm -i "$pdu" 2> /dev/null | wc -l)
 	su=$(wc -c < "$pdu")
 	tpu=$(pd_best "perf script --no-demangle -i $pdu | $sc")
-	set -- $(./runstat /dev/null "$sc" "$pdu")
+	set -- $(./runstat /dev/null "$sc" --no-demangle "$pdu")
 	tu=$1
 	for r in $(seq "$runs"); do
-		set -- $(./runstat /dev/null "$sc" "$pdu")
+		set -- $(./runstat /dev/null "$sc" --no-demangle "$pdu")
 		[ "$(awk -v a="$1" -v b="$tu" 'BEGIN { print (a < b) }')" = 1 ] && tu=$1
 	done
-	set -- $(./runstat /dev/null "$sc" "$pd1")
+	set -- $(./runstat /dev/null "$sc" --no-demangle "$pd1")
 	t1=$1 k1=$2
 	for r in $(seq "$runs"); do
-		set -- $(./runstat /dev/null "$sc" "$pd1")
+		set -- $(./runstat /dev/null "$sc" --no-demangle "$pd1")
 		[ "$(awk -v a="$1" -v b="$t1" 'BEGIN { print (a < b) }')" = 1 ] && t1=$1 k1=$2
 	done
-	set -- $(./runstat /dev/null "$sc" "$pd2")
+	set -- $(./runstat /dev/null "$sc" --no-demangle "$pd2")
 	t2=$1 k2=$2
 	for r in $(seq "$runs"); do
-		set -- $(./runstat /dev/null "$sc" "$pd2")
+		set -- $(./runstat /dev/null "$sc" --no-demangle "$pd2")
 		[ "$(awk -v a="$1" -v b="$t2" 'BEGIN { print (a < b) }')" = 1 ] && t2=$1 k2=$2
 	done
 	awk -v n="$n1" -v s1="$s1" -v s2="$s2" -v tp="$tp" -v t1="$t1" \
