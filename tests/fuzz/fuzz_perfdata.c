@@ -1,6 +1,7 @@
 /*
  * fuzz_perfdata - the perf.data reader on any bytes after the magic.  The
- * first byte picks the magic's byte order and option bits; the rest is the
+ * first byte picks the magic's byte order, option bits and demangling
+ * (0x40); the rest is the
  * file (file mode, or pipe mode when its size field says 16).  Objects are
  * looked for below a folder that does not exist, so only the bytes given
  * are read (and /proc/kallsyms once, for kernel frames).
@@ -12,9 +13,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fold_perfdata *d;
 	static int fd = -1;
+	static struct fold_perfdata *dd;	/* the same, demangling */
 	static const struct fold_perfdata_opts po = {
 		"/nonexistent/foldkit-fuzz", "/nonexistent/foldkit-fuzz",
 		FOLD_PERFDATA_QUIET
+	};
+	static const struct fold_perfdata_opts pod = {
+		"/nonexistent/foldkit-fuzz", "/nonexistent/foldkit-fuzz",
+		FOLD_PERFDATA_QUIET | FOLD_PERFDATA_DEMANGLE
 	};
 	static const unsigned char le[8] = "PERFILE2";
 	static const unsigned char be[8] = { '2', 'E', 'L', 'I', 'F', 'R', 'E', 'P' };
@@ -31,6 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		unlink(path);
 		d = fold_perfdata_new(&po);
+		dd = fold_perfdata_new(&pod);
 	}
 	if (ftruncate(fd, 0) != 0 ||
 	    pwrite(fd, data[0] & 1 ? be : le, 8, 0) != 8 ||
@@ -44,7 +51,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.skip_after = "main";
 	p = fold_perf_new(&o);
 	memcpy(head, data[0] & 1 ? be : le, 8);
-	if (fold_perfdata_file(d, p, fd, "fuzz", head, 8) != 2)
+	if (fold_perfdata_file(data[0] & 0x40 ? dd : d, p, fd, "fuzz", head,
+	    8) != 2)
 		fold_perf_print(p);
 	fo_flush();
 	(void)fold_perf_end(p);
