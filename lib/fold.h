@@ -930,6 +930,271 @@ struct fold_stackrec *fold_stackset_add(struct fold_stackset *ss,
 void fold_stackset_sort(struct fold_stackset *ss, double minw);
 void fold_stackset_free(struct fold_stackset *ss);
 
+/* ---- syms.c, elf.c, ksyms.c, symsrc.c: addresses to symbol names ------ */
+
+/*
+ * What `perf script` prints as the symbol of an address, from the sources
+ * perf reads: ELF files (.symtab, else .dynsym, plus name@plt entries),
+ * kallsyms and /tmp/perf-PID.map files.  All input bytes are untrusted:
+ * every offset and size is checked against the file; a malformed file gives
+ * fewer or no symbols, never a crash or a hang.
+ *
+ * Names are NUL-terminated and point into the mapped file or an arena of the
+ * object that returned them: valid until that object is freed.  Nothing is
+ * allocated per lookup; lookups are binary searches over sorted arrays (and,
+ * only where symbols overlap, a walk down a tree built as perf's).
+ */
+
+/*
+ * A sorted symbol table (syms.c), built once by one of the parsers below.
+ * Symbols at the same address are reduced to one by perf's rules; a symbol
+ * of size 0 ends where the next one starts.  fold_syms_find(): the symbol
+ * holding addr (start <= addr < end, or addr == start for a symbol still
+ * of size 0) or NULL; *start (may be NULL) is its start.  *module (may be
+ * NULL) is set to the kallsyms module name ("[ext4]") of that symbol, or
+ * NULL for the kernel itself and for other tables.
+ */
+struct fold_syms;
+/*
+ * Building a table (elf.c, ksyms.c): fold_syms_new(), then fold_syms_add()
+ * for each symbol in the source's order (name NUL-terminated, kept by
+ * pointer: it must outlive the table; module likewise, or NULL; bind and
+ * type are ELF's STB_* and STT_* values), then fold_syms_done() once, which
+ * sorts and applies perf's rules for the kind of source: FOLD_SYMS_ELF,
+ * FOLD_SYMS_KALLSYMS (zero-size symbols end at a page boundary where the
+ * module changes), FOLD_SYMS_PERFMAP (perf applies no rules: sizes as
+ * given, entries at one start all kept).  No lookup before
+ * fold_syms_done().  fold_syms_own(): free(p) with the table.
+ * A type with FOLD_SYM_LATE is a symbol perf adds after those rules (PLT
+ * entries): it ends no zero-size symbol and is merged with none.
+ * Where symbols overlap, the one found is the one perf's red-black tree
+ * finds: the tree is rebuilt as perf builds it (see syms.c).
+ */
+#define FOLD_SYM_LATE 0x100
+enum { FOLD_SYMS_ELF, FOLD_SYMS_KALLSYMS, FOLD_SYMS_PERFMAP };
+struct fold_syms *fold_syms_new(void);
+void fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
+    const char *name, const char *module, int bind, int type);
+void fold_syms_done(struct fold_syms *t, int kind);
+void fold_syms_own(struct fold_syms *t, void *p);
+void fold_syms_reserve(struct fold_syms *t, size_t n);	/* room for n */
+const char *fold_syms_find(const struct fold_syms *t, uint64_t addr,
+    uint64_t *start, const char **module);
+size_t fold_syms_count(const struct fold_syms *t);
+void fold_syms_free(struct fold_syms *t);
+
+/* Text symbol files (ksyms.c).  The buffer is copied into the table; it
+ * need not be NUL-terminated.  Lines that do not parse are skipped. */
+/* /proc/kallsyms: "ADDR TYPE NAME [\t[MODULE]]"; the types perf keeps (T,
+ * W, D, B, either case), not names starting with '$'. */
+struct fold_syms *fold_syms_kallsyms(const char *buf, size_t n);
+/* The same, taking buf (from malloc, n + 1 bytes) instead of a copy. */
+struct fold_syms *fold_syms_kallsyms_own(char *buf, size_t n);
+/* /tmp/perf-PID.map: "START SIZE NAME" (hex, NAME to the end of line). */
+struct fold_syms *fold_syms_permap(const char *buf, size_t n);
+
+/*
+ * An ELF file (elf.c): ELF32 and ELF64, either byte order, no <elf.h>.
+ * fold_elf_open() maps a regular file once (read-only); fold_elf_mem() reads
+ * n bytes at p, which must stay valid and unchanged until fold_elf_free().
+ * Both return NULL with *why set to a static message when the file cannot
+ * be used (not ELF, truncated header, ...).  The symbol table is built only
+ * when first needed (fold_elf_sym / fold_elf_nsyms).
+ *
+ * Symbols are placed as perf places them: at file offsets, each symbol
+ * value moved by p_offset - p_vaddr of the PT_LOAD segment that holds it.
+ * So an address addr in a map at start with page offset pgoff is looked up
+ * as the offset addr - start + pgoff.  fold_elf_sym(): the symbol holding
+ * that offset, or NULL; *start (may be NULL): the symbol's start offset.
+ * fold_elf_runtime(): take program headers and PLT entries from rt (the
+ * file that was mapped) while symbols come from e (a debug file); call
+ * before the first lookup; rt must outlive e.
+ * fold_elf_vaddr(): the virtual address of file offset off, through the
+ * PT_LOAD segment holding it (1), or 0 when no segment holds it.
+ * fold_elf_problem(): what was found wrong in the symbol table, once it is
+ * read (a static message: "symbol table past the end of the file", ...),
+ * or NULL; the symbols that could be read are used all the same.
+ * fold_elf_buildid(): the GNU build id (its length, 0 if none; *id points
+ * into the file).  fold_elf_has_symtab(), fold_elf_has_dynsym(): 1 if a
+ * .symtab (.dynsym) section is present.
+ */
+struct fold_elf;
+struct fold_elf *fold_elf_open(const char *path, const char **why);
+struct fold_elf *fold_elf_mem(const void *p, size_t n, const char **why);
+size_t fold_elf_buildid(const struct fold_elf *e, const unsigned char **id);
+int fold_elf_has_symtab(const struct fold_elf *e);
+int fold_elf_has_dynsym(const struct fold_elf *e);
+int fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr);
+void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
+const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
+size_t fold_elf_nsyms(struct fold_elf *e);
+const char *fold_elf_problem(struct fold_elf *e);
+/* The file name in .gnu_debuglink (inside the file), or NULL. */
+const char *fold_elf_debuglink(struct fold_elf *e);
+void fold_elf_free(struct fold_elf *e);
+
+/*
+ * All symbol sources of one run (symsrc.c).  Objects are found, opened and
+ * indexed lazily, each once per run (keyed by recorded path, with the build
+ * id recorded for it).
+ *
+ * fold_symsrc_new(): symfs is perf's --symfs (a prefix for every path; NULL
+ * or "": none); buildid_dir is perf's --buildid-dir (NULL:
+ * $PERF_BUILDID_DIR, else $HOME/.debug).  Flags: FOLD_SYMSRC_QUIET.
+ *
+ * A file that cannot be used is reported once ("prog: path: why") unless
+ * quiet, and its addresses resolve to NULL (perf prints [unknown]); so is a
+ * damaged symbol table, when first read (its readable symbols are used).
+ *
+ * The order a user object is looked for is perf's (see symsrc.c): its
+ * .gnu_debuglink file, the build-id cache (BUILDID_DIR/.build-id/xx/rest,
+ * xx: the id's first byte in hex, rest: the others), /usr/lib/debug, then
+ * the recorded path; all but the cache under SYMFS.  A file whose build id
+ * differs from the known one is skipped.
+ */
+enum { FOLD_SYMSRC_QUIET = 1 };
+struct fold_symsrc;
+struct fold_dso;	/* one recorded object; owned by the fold_symsrc */
+struct fold_symsrc *fold_symsrc_new(const char *symfs, const char *buildid_dir,
+    unsigned flags);
+/*
+ * The build id recorded for path (BUILD_ID feature, HEADER_BUILD_ID
+ * records; "[kernel.kallsyms]" for the kernel, "[vdso]" for the vDSO).  Call
+ * before the first lookup in that object; a second id for the same path
+ * replaces the first if no lookup was made yet, else it is ignored.
+ */
+void fold_symsrc_buildid(struct fold_symsrc *s, const char *path,
+    size_t pathlen, const unsigned char *id, size_t idlen);
+/*
+ * The object of a recorded path, found or created (one hash lookup; nothing
+ * is opened yet).  Keep the handle with the map: it is valid until
+ * fold_symsrc_free().  A path /tmp/perf-PID.map is read as a perf map
+ * (absolute addresses; not if another user than root owns it, as perf);
+ * "[vdso]" is read from the build-id cache, else from this process's own
+ * vDSO if its build id is the recorded one (or none was recorded).
+ * Pseudo paths ([heap], //anon, /memfd:..., /dev/zero) have no symbols.
+ */
+struct fold_dso *fold_symsrc_dso(struct fold_symsrc *s, const char *path,
+    size_t pathlen);
+/*
+ * The symbol of user address addr in a map of dso at [start, ...) with page
+ * offset pgoff (the MMAP/MMAP2 record's fields), or NULL (perf prints
+ * [unknown]).  *symstart (may be NULL): the symbol's start, in the same
+ * address space as addr.
+ */
+const char *fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *dso,
+    uint64_t start, uint64_t pgoff, uint64_t addr, uint64_t *symstart);
+/* JIT code: the symbol of addr in /tmp/perf-PID.map, or NULL. */
+const char *fold_symsrc_jit(struct fold_symsrc *s, long pid, uint64_t addr,
+    uint64_t *symstart);
+/*
+ * The kernel's relocation as recorded: the kernel map's MMAP record is named
+ * "[kernel.kallsyms]" followed by the reference symbol (e.g. "_text") and
+ * has that symbol's address as pgoff.  Pass the name after
+ * "[kernel.kallsyms]" and that address: the kernel's symbols (not the
+ * modules') in the kallsyms read are shifted by the difference (KASLR), as
+ * perf does.  Optional; call before the first kernel lookup.
+ */
+void fold_symsrc_kernel_ref(struct fold_symsrc *s, const char *name,
+    size_t namelen, uint64_t addr);
+/*
+ * A kernel address: the symbol (or NULL) from kallsyms, as perf chooses it
+ * (/proc/kallsyms when the running kernel has the recorded build id or none
+ * is recorded, else BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms; read once, at
+ * the first kernel lookup).  *dso (may be NULL) is set to the name perf
+ * script prints as its dso: "[kernel.kallsyms]", or the module's "[name]"
+ * from kallsyms' module column.
+ */
+const char *fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr,
+    const char **dso, uint64_t *symstart);
+void fold_symsrc_free(struct fold_symsrc *s);
+
+/* ---- perf.c (structured samples), perfdata.c: perf.data ------------- */
+
+/*
+ * perf.c's collapser fed with samples instead of text (the perf.data
+ * reader): the same names, annotations, filters and counts as the frame
+ * lines perf script would print for them.
+ *
+ * fold_perf_frame_id(): the id of a frame as perf script prints it: addr is
+ * the address it prints (a user address as the offset in its file, other
+ * addresses as they are), sym the symbol without "+0x" offset (NULL:
+ * [unknown]), dso the object (NULL: [unknown]); demangle: as perf script
+ * (without --no-demangle) prints the name.  Strings are copied; ids
+ * stay valid until fold_perf_end().  java: the sample's root starts with
+ * "java".  The names are made once per distinct frame.
+ * fold_perf_root(): the root frame of a command and thread (pid NULL:
+ * unknown, printed "?", as perf script's default output has no PID); *java
+ * is set for fold_perf_frame_id().
+ * fold_perf_want(): 1 if samples of event (NULL: no event, as tracepoints
+ * print) are kept, by --event-filter or the first event seen.
+ * fold_perf_sample(): one sample, frames leaf first; period 0 counts 1.
+ * fold_perf_run_fd(): text input on fd whose first n bytes were already
+ * read into head.
+ */
+struct fold_perf_frame {
+	uint64_t addr;
+	const char *sym;
+	size_t symlen;
+	const char *dso;
+	size_t dsolen;
+	int demangle;		/* demangle sym as perf script does */
+};
+uint32_t fold_perf_frame_id(struct fold_perf *p,
+    const struct fold_perf_frame *f, int java);
+uint32_t fold_perf_root(struct fold_perf *p, const char *comm, size_t commlen,
+    const char *pid, const char *tid, int *java);
+int fold_perf_want(struct fold_perf *p, const char *event, size_t len);
+void fold_perf_sample(struct fold_perf *p, uint32_t root, uint64_t period,
+    const uint32_t *frames, size_t n);
+void fold_perf_run_fd(struct fold_perf *p, int fd, const char *name,
+    const char *head, size_t n);
+
+/*
+ * perf.data to folded stacks (perfdata.c): file mode and pipe mode (perf
+ * record -o -), either byte order, read with the symbol sources above and
+ * fed to a fold_perf.  Read with pread(2) and read(2) through one buffer
+ * (pipe mode streams; file mode through a pipe is read whole first).
+ * Records are delivered in perf's order (sorted by time up to each
+ * FINISHED_ROUND); memory grows with the threads, maps, symbols and
+ * distinct stacks, and with the records of one round.
+ *
+ * What cannot be read right is refused with a message (the tool then
+ * exits 1 writing nothing): --call-graph dwarf captures, zstd-compressed
+ * records, AUX area traces, directory format, a header it cannot read.
+ * Damaged data is reported ("prog: file: offset N: ...") and the rest
+ * read; a file cut short is read up to the last whole record, with a
+ * warning.  Names that would break a folded line (a newline in a command,
+ * symbol or object name; an empty command) are made safe.
+ */
+enum {
+	FOLD_PERFDATA_QUIET = 1,	/* no warnings */
+	FOLD_PERFDATA_PROGRESS = 2,	/* progress on stderr (a terminal) */
+	FOLD_PERFDATA_DEMANGLE = 4	/* names as perf script prints them,
+					   not as --no-demangle */
+};
+struct fold_perfdata_opts {
+	const char *buildid_dir;	/* NULL: perf's default */
+	const char *symfs;		/* NULL: none */
+	unsigned flags;
+};
+struct fold_perfdata;
+/* 1 if the 8 bytes at p are perf.data's magic, in either byte order. */
+int fold_perfdata_magic(const void *p, size_t n);
+/* The reader; its symbol sources (files opened and indexed) are kept for
+ * all the files it reads. */
+struct fold_perfdata *fold_perfdata_new(const struct fold_perfdata_opts *o);
+/* One perf.data input on fd into p, its first nhead (8 <= nhead <= 16)
+ * bytes already read into head, which must have room for 16.  0; 1 after
+ * an error (reported, the rest read); 2 when the file was refused
+ * (reported, not read further: write no stacks, exit 1). */
+int fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
+    const char *name, unsigned char *head, size_t nhead);
+void fold_perfdata_free(struct fold_perfdata *d);
+/* Read a list of inputs ("-" or none: stdin), each perf.data or perf
+ * script text by its first bytes.  1 if a perf.data input was refused. */
+int fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
+    int nfiles, char **files);
 /* ---- demangle.c, demangle_cxx.c, demangle_rust.c: symbol demangling ---- */
 /*
  * Demangle one symbol as GNU c++filt (libiberty, non-verbose, auto style)

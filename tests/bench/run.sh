@@ -81,6 +81,7 @@ echo "foldkit bench: $(uname -sm), $(getconf _NPROCESSORS_ONLN) CPUs, best of $r
 [ -x "$bin/foldstats" ] && row foldstats "folded, 5k names" foldstats "$folded"
 [ -x "$bin/stackcollapse-perf" ] &&
 	row stackcollapse-perf "perf script (examples/minieth)" stackcollapse-perf "$perfin"
+[ -x "$bin/stackcollapse-perf" ] && . "$top/tests/bench/perfdata.sh"
 for t in stackcollapse-dtrace flamegraph-svg; do
 	[ -x "$bin/$t" ] && [ -f "$top/tests/bench/$t.sh" ] && . "$top/tests/bench/$t.sh"
 done
