@@ -20,21 +20,21 @@ dafter=diff-after-100k.txt
 	if (NR % 20 == 1) print s ";new_callee", NR % 50 + 1
 }' "$dbefore" | LC_ALL=C sort > "$dafter"
 
-# bestof CMD...: the best wall time of $runs runs, output to /dev/null.
+# bestof CMD...: the best wall time of $runs runs, output to /dev/null;
+# bestcpu: the least user+system CPU time (runstat's fourth field).
 bestof() {
+	_f=1 bestrun "$@"
+}
+bestcpu() {
+	_f=4 bestrun "$@"
+}
+bestrun() {
 	b=
 	for r in $(seq "$runs"); do
-		set -- $(./runstat /dev/null "$@") "$@"
-		t=$1
-		shift 3
+		t=$(./runstat /dev/null "$@" | cut -d' ' -f"$_f")
 		if [ -z "$b" ] || [ "$(awk "BEGIN{print ($t < $b)}")" = 1 ]; then b=$t; fi
 	done
 	echo "$b"
-}
-
-# bestcpu CMD...: the least user+system CPU time of $runs runs.
-bestcpu() {
-	RUNSTAT_CPU=1 bestof "$@"
 }
 
 dpl=

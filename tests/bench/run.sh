@@ -40,7 +40,7 @@ best() {
 	for r in $(seq "$runs"); do
 		set -- $(./runstat "$input" "$bin/$tool" "$@") "$@"
 		t=$1 kb=$2 st=$3
-		shift 3
+		shift 4
 		[ "$st" -ne 0 ] && [ "$st" -ne 1 ] && { echo "$tool failed: $st" >&2; }
 		if [ -z "$b" ] || [ "$(echo "$t < $b" | bc -l 2>/dev/null || awk "BEGIN{print ($t < $b)}")" = 1 ]; then
 			b=$t

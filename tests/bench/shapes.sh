@@ -16,7 +16,9 @@
 # (FLAMEGRAPH_PL=path, or PATH) on the 10k-stack versions (it is slow);
 # the seed's Perl leaf one-liner (perl on PATH) against foldtop, foldcallers,
 # foldmodules and foldstats.  Without a peer a row says "peer not installed".
-# Times are the best of $runs runs (wall clock, stdout to /dev/null).
+# Times are the best of $runs runs (stdout to /dev/null): wall clock, and
+# CPU (user + system).  On a machine shared with other work the CPU times
+# are the steadier comparison; both ratios are printed (peer / ours).
 
 shapes=${BENCH_SHAPES:-T Ts L Ls T1M Ts1M L1M Ls1M}
 
@@ -51,54 +53,61 @@ shape_file() {
 	echo "$f"
 }
 
-# besttime INPUT CMD [ARG...]: "SECONDS RSS_KB" of the fastest of $runs.
+# besttime INPUT CMD [ARG...]: "WALL RSS_KB CPU", the best wall and CPU
+# times of $runs runs (RSS of the fastest).
 besttime() {
 	_in=$1
 	shift
-	_b= _kb=
+	_b= _kb= _c=
 	for _r in $(seq "$runs"); do
 		set -- $(./runstat "$_in" "$@") "$@"
-		_t=$1 _k=$2 _st=$3
-		shift 3
+		_t=$1 _k=$2 _st=$3 _u=$4
+		shift 4
 		[ "$_st" -ne 0 ] && { echo "$* failed: status $_st" >&2; }
 		if [ -z "$_b" ] || awk "BEGIN { exit !($_t < $_b) }"; then
 			_b=$_t _kb=$_k
 		fi
+		if [ -z "$_c" ] || awk "BEGIN { exit !($_u < $_c) }"; then
+			_c=$_u
+		fi
 	done
-	echo "$_b $_kb"
+	echo "$_b $_kb $_c"
 }
 
-# srow SHAPE FILE LABEL "OURS_SECONDS OURS_KB" PEER_NAME "PEER_SECONDS" 
+# srow SHAPE FILE LABEL "OURS: WALL RSS_KB CPU" PEER_NAME "PEER: WALL RSS CPU"
 srow() {
 	awk -v sh="$1" -v f="$2" -v lab="$3" -v o="$4" -v pn="$5" -v p="$6" \
 	    -v by="$(wc -c < "$2")" 'BEGIN {
 		split(o, a, " ")
-		printf "%-5s %-28s %8.0f MB/s %7.3f s %6.0f MB RSS", sh, lab,
-		    by / 1e6 / a[1], a[1], a[2] / 1024
+		printf "%-5s %-27s %5.0f MB/s %6.3f s %6.3f cpu %5.0f MB", sh, lab,
+		    by / 1e6 / a[1], a[1], a[3], a[2] / 1024
 		if (p == "")
-			printf "   %-24s %s\n", pn, "peer not installed"
-		else
-			printf "   %-24s %7.3f s  %5.1fx\n", pn, p, p / a[1] }'
+			printf "  %-21s %s\n", pn, "peer not installed"
+		else {
+			split(p, b, " ")
+			printf "  %-21s %6.3f s %6.3f cpu %5.1fx %5.1fx\n", pn,
+			    b[1], b[3], b[1] / a[1], b[3] / a[3]
+		} }'
 }
 
 echo
-echo "shape  tool (each stack once)       ours                                peer                       peer time  ratio"
+echo "shape tool (each stack once)   ours: MB/s, wall, CPU seconds, RSS        peer: wall, CPU seconds       ratio: wall  CPU"
 for sh in $shapes; do
 	f=$(shape_file "$sh")
 	echo "-- $f: $(wc -l < "$f") stacks, $(($(wc -c < "$f") / 1000000)) MB"
 	p=
-	[ -n "$inferno" ] && p=$(besttime "$f" "$inferno" | cut -d' ' -f1)
+	[ -n "$inferno" ] && p=$(besttime "$f" "$inferno")
 	srow "$sh" "$f" flamegraph-svg "$(besttime "$f" "$bin/flamegraph-svg")" \
 	    inferno-flamegraph "$p"
 	case $sh in L*)
 		p=
-		[ -n "$inferno" ] && p=$(besttime "$f" "$inferno" --minwidth 0 | cut -d' ' -f1)
+		[ -n "$inferno" ] && p=$(besttime "$f" "$inferno" --minwidth 0)
 		srow "$sh" "$f" "flamegraph-svg --minwidth 0" \
 		    "$(besttime "$f" "$bin/flamegraph-svg" --minwidth 0)" \
 		    "inferno --minwidth 0" "$p" ;;
 	esac
 	p=
-	[ -n "$perl" ] && p=$(besttime "$f" "$perl" -ne "$oneliner" | cut -d' ' -f1)
+	[ -n "$perl" ] && p=$(besttime "$f" "$perl" -ne "$oneliner")
 	srow "$sh" "$f" foldtop "$(besttime "$f" "$bin/foldtop")" \
 	    "perl leaf one-liner" "$p"
 	srow "$sh" "$f" "foldcallers keccak" \
@@ -113,7 +122,7 @@ done
 for sh in T10k L10k; do
 	f=$(shape_file "$sh")
 	p=
-	[ -n "$fgpl" ] && p=$(besttime "$f" "$perl" "$fgpl" | cut -d' ' -f1)
+	[ -n "$fgpl" ] && p=$(besttime "$f" "$perl" "$fgpl")
 	srow "$sh" "$f" flamegraph-svg "$(besttime "$f" "$bin/flamegraph-svg")" \
 	    flamegraph.pl "$p"
 done
