@@ -18,7 +18,7 @@ ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS)
 
 # Everything built goes below $(BUILD).
 BUILD ?= build
-TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg stackcollapse-dtrace
+TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg stackcollapse-dtrace folddiff
 LIBSRC = $(wildcard lib/*.c)
 LIBOBJ = $(LIBSRC:lib/%.c=$(BUILD)/obj/lib/%.o)
 BINS = $(TOOLS:%=$(BUILD)/bin/%)
@@ -55,7 +55,10 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 
 # Helpers the tests use (no python or jq needed).
 TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes \
-	$(BUILD)/test/demangle
+	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup $(BUILD)/test/demangle
+$(BUILD)/test/symlookup: tests/tools/symlookup.c lib/fold.h $(BUILD)/libfold.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 # Drivers over the library (the demangler's tests and bench).
 $(BUILD)/test/demangle: tests/tools/demangle.c $(BUILD)/libfold.a
 	@mkdir -p $(@D)
@@ -77,7 +80,7 @@ check: test
 			CFLAGS='-O2 -Werror' all; fi
 	$(MAKE) --no-print-directory CFLAGS='-O2 -g -Werror' BUILD=build/werror all
 	$(MAKE) --no-print-directory BUILD=build/san CFLAGS='$(SANFLAGS) -Werror' \
-		LDFLAGS='-fsanitize=address,undefined' all
+		LDFLAGS='-fsanitize=address,undefined' all build/san/test/symlookup
 	@bats=$$(sh tests/find-bats) || exit 1; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -101,7 +104,8 @@ $(BUILD)/bench/%: tests/bench/%.c
 # the inputs that once failed (tests/fuzz/regress/NAME).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZERS = folded regex perf dtrace svg demangle demangle_rust demangle_fast
+FUZZERS = folded regex perf dtrace svg elf perfdata demangle demangle_rust \
+	demangle_fast
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 

@@ -2,18 +2,20 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "fold.h"
 
 static const char usage[] =
-    "stackcollapse-perf [-q] [--addrs] [--all] [--context] [--demangle]\n"
-    "               [--event-filter EVENT] [--inline] [--jit] [--kernel]\n"
-    "               [--pid] [--samples] [--skip-after FUNC] [--srcline]\n"
-    "               [--strict] [--tid] [file ...]\n";
+    "stackcollapse-perf [-q] [--addrs] [--all] [--buildid-dir DIR]\n"
+    "               [--context] [--demangle] [--event-filter EVENT]\n"
+    "               [--inline] [--jit] [--kernel] [--no-demangle] [--pid]\n"
+    "               [--samples] [--skip-after FUNC] [--srcline] [--strict]\n"
+    "               [--symfs DIR] [--tid] [file ...]\n";
 
 static const char help[] =
-    "Collapse the output of `perf script` into folded stacks, one line per\n"
-    "distinct stack: \"comm;caller;...;leaf COUNT\", sorted.\n"
+    "Collapse perf.data, or the output of `perf script`, into folded stacks,\n"
+    "one line per distinct stack: \"comm;caller;...;leaf COUNT\", sorted.\n"
     "\n"
     "      --pid               root frame \"comm-PID\"\n"
     "      --tid               root frame \"comm-PID/TID\"\n"
@@ -22,7 +24,8 @@ static const char help[] =
     "      --all               --kernel and --jit\n"
     "      --addrs             [module <addr>] for unknown symbols\n"
     "      --demangle          demangle C++ and Rust names (perf script\n"
-    "                          --no-demangle) as perf script prints them\n"
+    "                          --no-demangle) as perf script prints them;\n"
+    "                          the default for perf.data\n"
     "      --event-filter EVENT\n"
     "                          keep samples of EVENT only (default: the\n"
     "                          first event seen)\n"
@@ -32,6 +35,11 @@ static const char help[] =
     "                          :file:line to each frame\n"
     "      --skip-after FUNC   drop the callers of the innermost FUNC frame\n"
     "      --samples           count samples, not periods\n"
+    "      --buildid-dir DIR   perf.data: the build-id cache (default\n"
+    "                          ~/.debug)\n"
+    "      --symfs DIR         perf.data: look for binaries below DIR\n"
+    "      --no-demangle       perf.data: keep symbol names as they are\n"
+    "                          (perf script --no-demangle)\n"
     "  -q, --quiet             no warnings\n"
     "      --strict            an unrecognized line is an error\n"
     "  -h, --help              this help\n"
@@ -40,7 +48,8 @@ static const char help[] =
 enum {
 	OPT_PID = FOLD_OPT_TOOL, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
 	OPT_ADDRS, OPT_EVENT, OPT_INLINE, OPT_CONTEXT, OPT_SRCLINE, OPT_SKIP,
-	OPT_SAMPLES, OPT_STRICT, OPT_DEMANGLE, OPT_VERSION
+	OPT_SAMPLES, OPT_STRICT, OPT_DEMANGLE, OPT_VERSION, OPT_BUILDID,
+	OPT_SYMFS, OPT_NODEMANGLE
 };
 
 static const struct option longopts[] = {
@@ -57,6 +66,9 @@ static const struct option longopts[] = {
 	{ "srcline", 0, NULL, OPT_SRCLINE },
 	{ "skip-after", 1, NULL, OPT_SKIP },
 	{ "samples", 0, NULL, OPT_SAMPLES },
+	{ "buildid-dir", 1, NULL, OPT_BUILDID },
+	{ "symfs", 1, NULL, OPT_SYMFS },
+	{ "no-demangle", 0, NULL, OPT_NODEMANGLE },
 	{ "quiet", 0, NULL, 'q' },
 	{ "strict", 0, NULL, OPT_STRICT },
 	{ "help", 0, NULL, 'h' },
@@ -68,8 +80,9 @@ int
 main(int argc, char **argv)
 {
 	struct fold_perf_opts o = { 0, NULL, NULL };
+	struct fold_perfdata_opts po = { NULL, NULL, 0 };
 	struct fold_perf *p;
-	int c;
+	int c, nodemangle = 0;
 
 	fold_init(argv[0]);
 	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
@@ -117,8 +130,20 @@ main(int argc, char **argv)
 		case OPT_SAMPLES:
 			o.flags |= FOLD_PERF_SAMPLES;
 			break;
+		case OPT_BUILDID:
+			if (*optarg == '\0')
+				fold_die(2, "--buildid-dir needs a directory");
+			po.buildid_dir = optarg;
+			break;
+		case OPT_SYMFS:
+			po.symfs = optarg;
+			break;
+		case OPT_NODEMANGLE:
+			nodemangle = 1;
+			break;
 		case 'q':
 			o.flags |= FOLD_PERF_QUIET;
+			po.flags |= FOLD_PERFDATA_QUIET;
 			break;
 		case OPT_STRICT:
 			o.flags |= FOLD_PERF_STRICT;
@@ -131,8 +156,17 @@ main(int argc, char **argv)
 			fold_usage(usage);
 		}
 	}
+	if (isatty(2))
+		po.flags |= FOLD_PERFDATA_PROGRESS;
+	/* perf.data: names as perf script prints them, unless --no-demangle
+	 * (--demangle is for perf script text that holds mangled names) */
+	if (!nodemangle)
+		po.flags |= FOLD_PERFDATA_DEMANGLE;
 	p = fold_perf_new(&o);
-	fold_perf_run(p, argc - optind, argv + optind);
+	if (fold_perf_run_any(p, &po, argc - optind, argv + optind)) {
+		fold_perf_end(p);
+		return fo_end(1);	/* refused: no graph rather than a wrong one */
+	}
 	fold_perf_print(p);
 	return fo_end(fold_perf_end(p));
 }

@@ -69,7 +69,17 @@ fold_grow(void *arrp, size_t *cap, size_t need, size_t elsize)
  *
  * A file that cannot be opened or read is reported ("prog: name: error"),
  * status becomes 1 and reading goes on with the next file.
+ *
+ * A regular file is mapped (mmap) instead of read when it can be: its
+ * lines are then handed out from the map, without a copy (mapped is 1 while
+ * they are), and the pages behind the current line are unmapped as reading
+ * goes on, so memory does not grow with the file.  A caller that keeps
+ * some lines sets map to FOLD_IN_KEEP after fold_in_init() and calls
+ * fold_in_keep() after each line it keeps: a mapped line kept stays valid
+ * until fold_in_free() (so do the pages before it).  FOLD_IN_READ: never
+ * map.
  */
+enum { FOLD_IN_STREAM, FOLD_IN_KEEP, FOLD_IN_READ };
 struct fold_in {
 	char **files;		/* the list; NULL means stdin only */
 	int nfiles, next;	/* list length, index of the next to open */
@@ -80,8 +90,15 @@ struct fold_in {
 	int nonl;		/* the last line returned had no '\n' */
 	int status;		/* 1 once an open or read error happened */
 	char *buf;
-	size_t cap, pos, end;	/* buf[pos..end) is unread data */
+	size_t cap, pos, end;	/* data[pos..end) is unread data */
 	int eof;		/* current file fully read */
+	const char *data;	/* buf, or the current file's map */
+	int map;		/* FOLD_IN_*, set by the caller */
+	int mapped;		/* the current file is mapped */
+	size_t dropped, kept;	/* map: unmapped or kept below dropped;
+				   the end of the last line kept */
+	struct fold_map { void *p; size_t len; } *maps;	/* unmapped at free */
+	size_t nmaps, mapcap;
 };
 
 void fold_in_init(struct fold_in *in, int nfiles, char **files);
@@ -95,6 +112,8 @@ int fold_in_line(struct fold_in *in, const char **line, size_t *len);
  */
 size_t fold_in_buffered(const struct fold_in *in, const char **p);
 void fold_in_take(struct fold_in *in, size_t n, unsigned long long nlines);
+/* FOLD_IN_KEEP: the last line returned is kept (see above). */
+void fold_in_keep(struct fold_in *in);
 void fold_in_free(struct fold_in *in);
 
 /* ---- out.c: the buffered writer for stdout ----------------------------- */
@@ -159,6 +178,21 @@ uint32_t fold_intern(struct fold_intern *t, const char *s, size_t len,
 #define FOLD_NOID ((uint32_t)-1)
 uint32_t fold_intern_find_h(const struct fold_intern *t, const char *s,
     size_t len, uint64_t h);
+/*
+ * Hints for a batch of lookups (the frames of a stack): first
+ * fold_intern_prefetch() for each hash (the slot), then
+ * fold_intern_prefetch_str() for each (the string a slot may hold), then
+ * the lookups: their cache misses overlap instead of coming one by one.
+ * They change nothing.
+ */
+/* A hint that *p will be read soon (no effect where not supported). */
+#if defined(__GNUC__) || defined(__clang__)
+#define fold_prefetch(p) __builtin_prefetch(p)
+#else
+#define fold_prefetch(p) ((void)(p))
+#endif
+void fold_intern_prefetch(const struct fold_intern *t, uint64_t h);
+void fold_intern_prefetch_str(const struct fold_intern *t, uint64_t h);
 static inline size_t fold_intern_count(const struct fold_intern *t) { return t->n; }
 static inline struct fold_str fold_intern_str(const struct fold_intern *t, uint32_t id) { return t->strs[id]; }
 void fold_intern_free(struct fold_intern *t);
@@ -197,6 +231,16 @@ int fold_num_parse(const char *s, size_t len, fold_num *out);
 void fo_num(fold_num n, int frac);
 /* Format a double with the shortest round-trip decimal into buf (>= 48 bytes). */
 size_t fold_fmt_double(char *buf, double d);
+/* v as printf("%.Nf") writes it (N = decimals, 0 to 4), into buf (size
+ * bytes, NUL-terminated); the length, as snprintf's.  Without printf for
+ * 0 <= v < 2^50 / 10^N when size >= 32. */
+size_t fold_fmt_fixed(char *buf, size_t size, double v, int decimals);
+/* v in decimal into buf (>= 20 bytes, not NUL-terminated); the length. */
+size_t fold_fmt_u64(char *buf, uint64_t v);
+/* v * scale rounded to an integer as printf rounds (to nearest, ties to
+ * even, on the exact binary value): 0 and *out for 0 <= v < 2^50 / scale,
+ * else -1. */
+int fold_scaled(double v, double scale, uint64_t *out);
 
 /* ---- folded.c: the folded-stack format (see folded(5)) ----------------- */
 
@@ -218,6 +262,8 @@ struct fold_sample {
 	int frac;		/* count has a decimal part */
 	int diff;		/* line had two counts */
 	fold_num old;		/* the OLD count when diff */
+	int stable;		/* from fold_read(): stack stays valid until
+				   fold_reader_end() (a mapped file) */
 };
 /* Parse one line (trailing '\r' and blanks allowed).  FOLD_OK or an error. */
 int fold_parse_line(const char *line, size_t len, struct fold_sample *s);
@@ -264,6 +310,7 @@ struct fold_stackids {
 	size_t prevlen, prevcap;
 	uint32_t *ids;		/* its frame ids */
 	size_t *ends;		/* end offset of each frame in prev */
+	uint64_t *hs;		/* hashes of the frames being pushed */
 	size_t n, cap;
 	size_t keep;		/* from the last diff */
 	int same;		/* the last diff found the same stack */
@@ -348,7 +395,10 @@ enum { FOLD_FMT_TEXT, FOLD_FMT_TSV, FOLD_FMT_CSV, FOLD_FMT_JSON };
 /* "text" "tsv" "csv" "json" to FOLD_FMT_*, or -1. */
 int fold_fmt_parse(const char *s);
 
-enum { FOLD_COL_COUNT, FOLD_COL_PCT, FOLD_COL_STR, FOLD_COL_INT };
+enum { FOLD_COL_COUNT, FOLD_COL_PCT, FOLD_COL_STR, FOLD_COL_INT,
+	FOLD_COL_DELTA,		/* d.a - d.b, signed ("+N" in text) */
+	FOLD_COL_DPCT		/* a signed percentage ("+1.25%" in text) */
+};
 struct fold_col {
 	const char *name;
 	int type;
@@ -358,6 +408,9 @@ union fold_cell {
 	double pct;		/* PCT, 0..100 */
 	uint64_t u;		/* INT */
 	struct fold_str str;	/* STR: not copied, must outlive the table */
+	struct {
+		fold_num a, b;
+	} d;			/* DELTA */
 };
 /*
  * A table is filled row by row and printed at once (text needs the column
@@ -415,6 +468,7 @@ struct fold_common {
 	int strict;
 	const char **focus, **ignore;	/* patterns as given */
 	size_t nfocus, nignore;
+	int reverse;		/* -r, set by the tools that rank */
 };
 struct fold_filter;		/* compiled --focus/--ignore, see filter.c */
 
@@ -670,8 +724,10 @@ void fold_flame_opts_init(struct fold_flame_opts *o);
  */
 struct fold_flame;
 struct fold_flame *fold_flame_new(const struct fold_flame_opts *o);
-/* Add one sample (the stack as it comes, reversed here if asked). */
-void fold_flame_add(struct fold_flame *f, const struct fold_sample *s);
+/* Add one sample (the stack as it comes, reversed here if asked).  Returns
+ * 1 if the graph keeps pointing at the sample's stack bytes (s->stable: a
+ * mapped line; the caller then calls fold_in_keep()), else 0. */
+int fold_flame_add(struct fold_flame *f, const struct fold_sample *s);
 /*
  * Write the SVG with the fo_*() writer.  frac: some count had decimals;
  * diff: differential input.  With no samples at all, write a small SVG
@@ -685,6 +741,460 @@ void fold_flame_free(struct fold_flame *f);
 extern const char *const fold_flame_script[];	/* lines, NULL-ended */
 extern const char fold_flame_style[];
 
+/* ---- difftab.c: differential input in the analysis tools ------------- */
+
+/*
+ * Look ahead in a fold_in without consuming anything: the line that starts
+ * *off bytes into the unread data of the current file (the first file is
+ * opened if none is), *off moved past it; 0 at the end of that file.  The
+ * line stays valid until the next fold_in_*() call.  Starting at *off = 0
+ * and calling again walks the lines the next fold_in_line() calls return.
+ */
+int fold_in_peek(struct fold_in *in, size_t *off, const char **line,
+    size_t *len);
+/*
+ * Is the input differential ("STACK BEFORE AFTER")?  Decided by the first
+ * valid line (blank and invalid lines before it are looked past, up to
+ * 1000 lines), read ahead without consuming it: call before fold_read().
+ */
+int fold_reader_isdiff(struct fold_reader *r);
+
+/*
+ * A ranked table of before/after counts.  Each row has a name and nm
+ * measures (1: a count; 2: self and total), each with a before and an
+ * after value; it is printed as four columns per measure (before, after,
+ * delta, and delta% of the before total), then the name.  Rows are ranked
+ * by one measure's delta (the largest increase first) or after value, or
+ * by name; ties by name.  reverse turns the ranking around.  --limit and
+ * --min-percent (of the magnitude of the ranked column, as a percentage
+ * of the before total for deltas, of the after total otherwise) apply.
+ */
+enum { FOLD_DSORT_DELTA, FOLD_DSORT_AFTER, FOLD_DSORT_NAME };
+struct fold_dtally {
+	struct fold_intern names;
+	int nm;
+	fold_num *v;		/* per id: nm * 2 values, before then after */
+	size_t cap;		/* in values */
+};
+void fold_dtally_init(struct fold_dtally *t, int nm);
+/* The id of name (added with zero counts if new). */
+uint32_t fold_dtally_id(struct fold_dtally *t, const char *name, size_t len);
+/* The 2 * nm values of id: [2m] before, [2m + 1] after of measure m. */
+static inline fold_num *fold_dtally_v(struct fold_dtally *t, uint32_t id) { return t->v + (size_t)id * 2 * (size_t)t->nm; }
+/* Add before/after to measure m of name; returns its id. */
+uint32_t fold_dtally_add(struct fold_dtally *t, const char *name, size_t len,
+    int m, fold_num before, fold_num after);
+struct fold_dtally_fmt {
+	const char *const *cols;	/* 4 * nm names, then the name column */
+	int measure;		/* the measure ranked */
+	int key;		/* FOLD_DSORT_* */
+	int reverse;
+	fold_num before, after;	/* the totals, for percentages */
+	int frac;
+	const char *what;	/* "functions", for the text footer */
+};
+/* The ids in rank order (malloc'd, *n of them). */
+uint32_t *fold_dtally_rank(const struct fold_dtally *t,
+    const struct fold_dtally_fmt *f, size_t *n);
+/* The percentage --min-percent is checked against (may be negative). */
+double fold_dtally_pct(const struct fold_dtally *t, uint32_t id,
+    const struct fold_dtally_fmt *f);
+/* Fill the 4 * nm number cells of id's row; nc = 4 * nm + 1 columns. */
+void fold_dtally_cells(const struct fold_dtally *t, uint32_t id,
+    const struct fold_dtally_fmt *f, union fold_cell *row);
+/* The column types for f->cols (4 * nm numbers, then a name). */
+void fold_dtally_cols(const struct fold_dtally *t,
+    const struct fold_dtally_fmt *f, struct fold_col *cols);
+/* Print the rows; returns how many were printed.  In JSON only the array. */
+size_t fold_dtally_print(const struct fold_dtally *t,
+    const struct fold_common *o, const struct fold_dtally_fmt *f,
+    size_t *nrows);
+void fold_dtally_free(struct fold_dtally *t);
+/* Reverse an array of ids in place (-r on a ranking). */
+void fold_reverse_ids(uint32_t *ids, size_t n);
+/* Write a - b (signed) as text: "+N", "-N" or "0" with sign, else "N"/"-N". */
+size_t fold_fmt_delta(char *buf, fold_num a, fold_num b, int frac, int sign);
+
+/* ---- table.c: key/value output (foldstats) ----------------------------- */
+
+/*
+ * One record of named values: text "key  value" lines, tsv/csv "value,key"
+ * rows (after a header unless noheader), or one JSON object, nested with
+ * fold_kv_open()/fold_kv_close() (dotted keys elsewhere).  One record at a
+ * time: fold_kv_begin() starts it, the caller writes the closing '}' in
+ * JSON.
+ */
+void fold_kv_begin(int fmt, int noheader);
+void fold_kv(const char *key, const char *val);	/* val already formatted */
+void fold_kv_u64(const char *key, uint64_t v);
+void fold_kv_dbl(const char *key, double v, int decimals);
+void fold_kv_num(const char *key, fold_num n, int frac);
+void fold_kv_open(const char *key);
+void fold_kv_close(void);
+/* The key b inside object a: "a.b", or b in JSON (valid until the next
+ * call). */
+const char *fold_kv_key(const char *a, const char *b);
+
+/* ---- fdiff.c: two profiles into one differential profile -------------- */
+
+/*
+ * The merge behind folddiff(1): the union of the stacks of BEFORE and AFTER
+ * (paths, "-" for stdin: at most one) as "STACK BEFORE AFTER" lines, in
+ * byte order of the stacks, written with fo_*().  Lines are read as
+ * difffolded.pl reads them: the count is the last word (digits, or digits
+ * '.' digits), the stack everything before the whitespace character in
+ * front of it (so "a;b  5" has the stack "a;b ").  Counts of a stack are
+ * summed exactly; a line that would take a file's total past 2^64 - 1 is
+ * an error (skipped, status 1).  Invalid lines are reported as the folded
+ * reader does ("prog: file:line: ..."; fatal with strict).
+ * normalize: BEFORE's counts scaled to AFTER's total, floor(c * t2 / t1)
+ * (difffolded.pl's int()); striphex: 0x[0-9a-fA-F]+ becomes "0x..." in the
+ * stacks before they are merged.  Memory: a sorted regular file is read
+ * through (mapped, unmapped behind the reader); the distinct stacks of an
+ * input that is not (a pipe, or unsorted) are held.  Returns the exit status.
+ */
+/*
+ * Output that may be taken back (out.c): fo_seekable() is 1 if stdout is a
+ * regular file (*start: where this output begins) or /dev/null (*start
+ * -1); fo_rewind(start) then drops what is buffered and truncates the file
+ * back to start.  folddiff merges sorted inputs in one pass when it can
+ * take its output back, should an input turn out unsorted.
+ */
+int fo_seekable(int64_t *start);
+void fo_rewind(int64_t start);
+
+struct fold_diff_opts {
+	int normalize, striphex, strict;
+};
+int fold_diff_run(const char *before, const char *after,
+    const struct fold_diff_opts *o);
+
+/* ---- stackset.c: distinct stacks in frame order (i11) ------------------ */
+
+/*
+ * Frame order: stacks compared frame by frame, each frame by its bytes,
+ * shorter first on a common prefix, so a stack comes before those it is a
+ * prefix of: "a;b" < "a;b;c" < "a;b-c" < "a;bc".  In this order the stacks
+ * that share callers are next to each other and siblings come by name, so
+ * a tree can be built by comparing each stack with the one before
+ * (flamegraph.pl's flow).  Byte order (`sort`) differs only where a name
+ * is a prefix of a sibling's name followed by a byte below ';' (bytes:
+ * "a;b" < "a;b-c" < "a;b;c").
+ *
+ * fold_frame_cmp() is <0, 0, >0.  fold_common_prefix() is the length of
+ * the common prefix of a and b, n bytes at most.
+ */
+int fold_frame_cmp(const char *a, size_t alen, const char *b, size_t blen);
+size_t fold_common_prefix(const char *a, const char *b, size_t n);
+
+/*
+ * A stackset holds each distinct stack once (copied into its arena unless
+ * the caller's bytes are stable), with
+ * fields for the caller's sums (zero when the stack is first added).
+ * Adding is cheap while the input comes in frame order (a comparison with
+ * the stack before, which is also how a repeat is found); at the first
+ * stack out of order the set starts hashing whole stacks.
+ * fold_stackset_sort() then puts the records in frame order once (MSD
+ * radix on the bytes).  Record pointers stay valid until the
+ * next add or the sort; the stack bytes until fold_stackset_free().
+ * Memory grows with the distinct stacks only.
+ */
+struct fold_stackrec {
+	const char *s;		/* the stack */
+	size_t len;
+	size_t lcp;		/* after fold_stackset_sort(): bytes shared
+				   with the record before (0 for the first) */
+	fold_num count, old;	/* the caller's sums */
+	double delta;
+};
+struct fold_stackset {
+	struct fold_stackrec *recs;	/* in frame order once sorted */
+	size_t n, cap;
+	int sorted;		/* recs are in frame order */
+	uint32_t *map;		/* index + 1 by hash, once out of order */
+	uint64_t *hashes;	/* per record, once out of order */
+	size_t mask;
+	struct fold_arena arena;
+};
+void fold_stackset_init(struct fold_stackset *ss);
+/* The record of stack s (len bytes), added if new.  With stable, s stays
+ * valid as long as the set: it is not copied. */
+struct fold_stackrec *fold_stackset_add(struct fold_stackset *ss,
+    const char *s, size_t len, int stable);
+/*
+ * Put the records in frame order.  With minw > 0, a run of records sharing
+ * a prefix whose counts (fold_num_dbl) sum below minw may be left in any
+ * order: a tree built from them is the same down to the boxes at least
+ * minw wide (narrower ones may come in pieces).
+ */
+void fold_stackset_sort(struct fold_stackset *ss, double minw);
+void fold_stackset_free(struct fold_stackset *ss);
+
+/* ---- syms.c, elf.c, ksyms.c, symsrc.c: addresses to symbol names ------ */
+
+/*
+ * What `perf script` prints as the symbol of an address, from the sources
+ * perf reads: ELF files (.symtab, else .dynsym, plus name@plt entries),
+ * kallsyms and /tmp/perf-PID.map files.  All input bytes are untrusted:
+ * every offset and size is checked against the file; a malformed file gives
+ * fewer or no symbols, never a crash or a hang.
+ *
+ * Names are NUL-terminated and point into the mapped file or an arena of the
+ * object that returned them: valid until that object is freed.  Nothing is
+ * allocated per lookup; lookups are binary searches over sorted arrays (and,
+ * only where symbols overlap, a walk down a tree built as perf's).
+ */
+
+/*
+ * A sorted symbol table (syms.c), built once by one of the parsers below.
+ * Symbols at the same address are reduced to one by perf's rules; a symbol
+ * of size 0 ends where the next one starts.  fold_syms_find(): the symbol
+ * holding addr (start <= addr < end, or addr == start for a symbol still
+ * of size 0) or NULL; *start (may be NULL) is its start.  *module (may be
+ * NULL) is set to the kallsyms module name ("[ext4]") of that symbol, or
+ * NULL for the kernel itself and for other tables.
+ */
+struct fold_syms;
+/*
+ * Building a table (elf.c, ksyms.c): fold_syms_new(), then fold_syms_add()
+ * for each symbol in the source's order (name NUL-terminated, kept by
+ * pointer: it must outlive the table; module likewise, or NULL; bind and
+ * type are ELF's STB_* and STT_* values), then fold_syms_done() once, which
+ * sorts and applies perf's rules for the kind of source: FOLD_SYMS_ELF,
+ * FOLD_SYMS_KALLSYMS (zero-size symbols end at a page boundary where the
+ * module changes), FOLD_SYMS_PERFMAP (perf applies no rules: sizes as
+ * given, entries at one start all kept).  No lookup before
+ * fold_syms_done().  fold_syms_own(): free(p) with the table.
+ * A type with FOLD_SYM_LATE is a symbol perf adds after those rules (PLT
+ * entries): it ends no zero-size symbol and is merged with none.
+ * Where symbols overlap, the one found is the one perf's red-black tree
+ * finds: the tree is rebuilt as perf builds it (see syms.c).
+ */
+#define FOLD_SYM_LATE 0x100
+enum { FOLD_SYMS_ELF, FOLD_SYMS_KALLSYMS, FOLD_SYMS_PERFMAP };
+struct fold_syms *fold_syms_new(void);
+void fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
+    const char *name, const char *module, int bind, int type);
+void fold_syms_done(struct fold_syms *t, int kind);
+void fold_syms_own(struct fold_syms *t, void *p);
+void fold_syms_reserve(struct fold_syms *t, size_t n);	/* room for n */
+const char *fold_syms_find(const struct fold_syms *t, uint64_t addr,
+    uint64_t *start, const char **module);
+size_t fold_syms_count(const struct fold_syms *t);
+void fold_syms_free(struct fold_syms *t);
+
+/* Text symbol files (ksyms.c).  The buffer is copied into the table; it
+ * need not be NUL-terminated.  Lines that do not parse are skipped. */
+/* /proc/kallsyms: "ADDR TYPE NAME [\t[MODULE]]"; the types perf keeps (T,
+ * W, D, B, either case), not names starting with '$'. */
+struct fold_syms *fold_syms_kallsyms(const char *buf, size_t n);
+/* The same, taking buf (from malloc, n + 1 bytes) instead of a copy. */
+struct fold_syms *fold_syms_kallsyms_own(char *buf, size_t n);
+/* /tmp/perf-PID.map: "START SIZE NAME" (hex, NAME to the end of line). */
+struct fold_syms *fold_syms_permap(const char *buf, size_t n);
+
+/*
+ * An ELF file (elf.c): ELF32 and ELF64, either byte order, no <elf.h>.
+ * fold_elf_open() maps a regular file once (read-only); fold_elf_mem() reads
+ * n bytes at p, which must stay valid and unchanged until fold_elf_free().
+ * Both return NULL with *why set to a static message when the file cannot
+ * be used (not ELF, truncated header, ...).  The symbol table is built only
+ * when first needed (fold_elf_sym / fold_elf_nsyms).
+ *
+ * Symbols are placed as perf places them: at file offsets, each symbol
+ * value moved by p_offset - p_vaddr of the PT_LOAD segment that holds it.
+ * So an address addr in a map at start with page offset pgoff is looked up
+ * as the offset addr - start + pgoff.  fold_elf_sym(): the symbol holding
+ * that offset, or NULL; *start (may be NULL): the symbol's start offset.
+ * fold_elf_runtime(): take program headers and PLT entries from rt (the
+ * file that was mapped) while symbols come from e (a debug file); call
+ * before the first lookup; rt must outlive e.
+ * fold_elf_vaddr(): the virtual address of file offset off, through the
+ * PT_LOAD segment holding it (1), or 0 when no segment holds it.
+ * fold_elf_problem(): what was found wrong in the symbol table, once it is
+ * read (a static message: "symbol table past the end of the file", ...),
+ * or NULL; the symbols that could be read are used all the same.
+ * fold_elf_buildid(): the GNU build id (its length, 0 if none; *id points
+ * into the file).  fold_elf_has_symtab(), fold_elf_has_dynsym(): 1 if a
+ * .symtab (.dynsym) section is present.
+ */
+struct fold_elf;
+struct fold_elf *fold_elf_open(const char *path, const char **why);
+struct fold_elf *fold_elf_mem(const void *p, size_t n, const char **why);
+size_t fold_elf_buildid(const struct fold_elf *e, const unsigned char **id);
+int fold_elf_has_symtab(const struct fold_elf *e);
+int fold_elf_has_dynsym(const struct fold_elf *e);
+int fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr);
+void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
+const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
+size_t fold_elf_nsyms(struct fold_elf *e);
+const char *fold_elf_problem(struct fold_elf *e);
+/* The file name in .gnu_debuglink (inside the file), or NULL. */
+const char *fold_elf_debuglink(struct fold_elf *e);
+void fold_elf_free(struct fold_elf *e);
+
+/*
+ * All symbol sources of one run (symsrc.c).  Objects are found, opened and
+ * indexed lazily, each once per run (keyed by recorded path, with the build
+ * id recorded for it).
+ *
+ * fold_symsrc_new(): symfs is perf's --symfs (a prefix for every path; NULL
+ * or "": none); buildid_dir is perf's --buildid-dir (NULL:
+ * $PERF_BUILDID_DIR, else $HOME/.debug).  Flags: FOLD_SYMSRC_QUIET.
+ *
+ * A file that cannot be used is reported once ("prog: path: why") unless
+ * quiet, and its addresses resolve to NULL (perf prints [unknown]); so is a
+ * damaged symbol table, when first read (its readable symbols are used).
+ *
+ * The order a user object is looked for is perf's (see symsrc.c): its
+ * .gnu_debuglink file, the build-id cache (BUILDID_DIR/.build-id/xx/rest,
+ * xx: the id's first byte in hex, rest: the others), /usr/lib/debug, then
+ * the recorded path; all but the cache under SYMFS.  A file whose build id
+ * differs from the known one is skipped.
+ */
+enum { FOLD_SYMSRC_QUIET = 1 };
+struct fold_symsrc;
+struct fold_dso;	/* one recorded object; owned by the fold_symsrc */
+struct fold_symsrc *fold_symsrc_new(const char *symfs, const char *buildid_dir,
+    unsigned flags);
+/*
+ * The build id recorded for path (BUILD_ID feature, HEADER_BUILD_ID
+ * records; "[kernel.kallsyms]" for the kernel, "[vdso]" for the vDSO).  Call
+ * before the first lookup in that object; a second id for the same path
+ * replaces the first if no lookup was made yet, else it is ignored.
+ */
+void fold_symsrc_buildid(struct fold_symsrc *s, const char *path,
+    size_t pathlen, const unsigned char *id, size_t idlen);
+/*
+ * The object of a recorded path, found or created (one hash lookup; nothing
+ * is opened yet).  Keep the handle with the map: it is valid until
+ * fold_symsrc_free().  A path /tmp/perf-PID.map is read as a perf map
+ * (absolute addresses; not if another user than root owns it, as perf);
+ * "[vdso]" is read from the build-id cache, else from this process's own
+ * vDSO if its build id is the recorded one (or none was recorded).
+ * Pseudo paths ([heap], //anon, /memfd:..., /dev/zero) have no symbols.
+ */
+struct fold_dso *fold_symsrc_dso(struct fold_symsrc *s, const char *path,
+    size_t pathlen);
+/*
+ * The symbol of user address addr in a map of dso at [start, ...) with page
+ * offset pgoff (the MMAP/MMAP2 record's fields), or NULL (perf prints
+ * [unknown]).  *symstart (may be NULL): the symbol's start, in the same
+ * address space as addr.
+ */
+const char *fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *dso,
+    uint64_t start, uint64_t pgoff, uint64_t addr, uint64_t *symstart);
+/* JIT code: the symbol of addr in /tmp/perf-PID.map, or NULL. */
+const char *fold_symsrc_jit(struct fold_symsrc *s, long pid, uint64_t addr,
+    uint64_t *symstart);
+/*
+ * The kernel's relocation as recorded: the kernel map's MMAP record is named
+ * "[kernel.kallsyms]" followed by the reference symbol (e.g. "_text") and
+ * has that symbol's address as pgoff.  Pass the name after
+ * "[kernel.kallsyms]" and that address: the kernel's symbols (not the
+ * modules') in the kallsyms read are shifted by the difference (KASLR), as
+ * perf does.  Optional; call before the first kernel lookup.
+ */
+void fold_symsrc_kernel_ref(struct fold_symsrc *s, const char *name,
+    size_t namelen, uint64_t addr);
+/*
+ * A kernel address: the symbol (or NULL) from kallsyms, as perf chooses it
+ * (/proc/kallsyms when the running kernel has the recorded build id or none
+ * is recorded, else BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms; read once, at
+ * the first kernel lookup).  *dso (may be NULL) is set to the name perf
+ * script prints as its dso: "[kernel.kallsyms]", or the module's "[name]"
+ * from kallsyms' module column.
+ */
+const char *fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr,
+    const char **dso, uint64_t *symstart);
+void fold_symsrc_free(struct fold_symsrc *s);
+
+/* ---- perf.c (structured samples), perfdata.c: perf.data ------------- */
+
+/*
+ * perf.c's collapser fed with samples instead of text (the perf.data
+ * reader): the same names, annotations, filters and counts as the frame
+ * lines perf script would print for them.
+ *
+ * fold_perf_frame_id(): the id of a frame as perf script prints it: addr is
+ * the address it prints (a user address as the offset in its file, other
+ * addresses as they are), sym the symbol without "+0x" offset (NULL:
+ * [unknown]), dso the object (NULL: [unknown]); demangle: as perf script
+ * (without --no-demangle) prints the name.  Strings are copied; ids
+ * stay valid until fold_perf_end().  java: the sample's root starts with
+ * "java".  The names are made once per distinct frame.
+ * fold_perf_root(): the root frame of a command and thread (pid NULL:
+ * unknown, printed "?", as perf script's default output has no PID); *java
+ * is set for fold_perf_frame_id().
+ * fold_perf_want(): 1 if samples of event (NULL: no event, as tracepoints
+ * print) are kept, by --event-filter or the first event seen.
+ * fold_perf_sample(): one sample, frames leaf first; period 0 counts 1.
+ * fold_perf_run_fd(): text input on fd whose first n bytes were already
+ * read into head.
+ */
+struct fold_perf_frame {
+	uint64_t addr;
+	const char *sym;
+	size_t symlen;
+	const char *dso;
+	size_t dsolen;
+	int demangle;		/* demangle sym as perf script does */
+};
+uint32_t fold_perf_frame_id(struct fold_perf *p,
+    const struct fold_perf_frame *f, int java);
+uint32_t fold_perf_root(struct fold_perf *p, const char *comm, size_t commlen,
+    const char *pid, const char *tid, int *java);
+int fold_perf_want(struct fold_perf *p, const char *event, size_t len);
+void fold_perf_sample(struct fold_perf *p, uint32_t root, uint64_t period,
+    const uint32_t *frames, size_t n);
+void fold_perf_run_fd(struct fold_perf *p, int fd, const char *name,
+    const char *head, size_t n);
+
+/*
+ * perf.data to folded stacks (perfdata.c): file mode and pipe mode (perf
+ * record -o -), either byte order, read with the symbol sources above and
+ * fed to a fold_perf.  Read with pread(2) and read(2) through one buffer
+ * (pipe mode streams; file mode through a pipe is read whole first).
+ * Records are delivered in perf's order (sorted by time up to each
+ * FINISHED_ROUND); memory grows with the threads, maps, symbols and
+ * distinct stacks, and with the records of one round.
+ *
+ * What cannot be read right is refused with a message (the tool then
+ * exits 1 writing nothing): --call-graph dwarf captures, zstd-compressed
+ * records, AUX area traces, directory format, a header it cannot read.
+ * Damaged data is reported ("prog: file: offset N: ...") and the rest
+ * read; a file cut short is read up to the last whole record, with a
+ * warning.  Names that would break a folded line (a newline in a command,
+ * symbol or object name; an empty command) are made safe.
+ */
+enum {
+	FOLD_PERFDATA_QUIET = 1,	/* no warnings */
+	FOLD_PERFDATA_PROGRESS = 2,	/* progress on stderr (a terminal) */
+	FOLD_PERFDATA_DEMANGLE = 4	/* names as perf script prints them,
+					   not as --no-demangle */
+};
+struct fold_perfdata_opts {
+	const char *buildid_dir;	/* NULL: perf's default */
+	const char *symfs;		/* NULL: none */
+	unsigned flags;
+};
+struct fold_perfdata;
+/* 1 if the 8 bytes at p are perf.data's magic, in either byte order. */
+int fold_perfdata_magic(const void *p, size_t n);
+/* The reader; its symbol sources (files opened and indexed) are kept for
+ * all the files it reads. */
+struct fold_perfdata *fold_perfdata_new(const struct fold_perfdata_opts *o);
+/* One perf.data input on fd into p, its first nhead (8 <= nhead <= 16)
+ * bytes already read into head, which must have room for 16.  0; 1 after
+ * an error (reported, the rest read); 2 when the file was refused
+ * (reported, not read further: write no stacks, exit 1). */
+int fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
+    const char *name, unsigned char *head, size_t nhead);
+void fold_perfdata_free(struct fold_perfdata *d);
+/* Read a list of inputs ("-" or none: stdin), each perf.data or perf
+ * script text by its first bytes.  1 if a perf.data input was refused. */
+int fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
+    int nfiles, char **files);
 /* ---- demangle.c, demangle_cxx.c, demangle_rust.c: symbol demangling ---- */
 /*
  * Demangle one symbol as GNU c++filt (libiberty, non-verbose, auto style)

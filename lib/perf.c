@@ -111,6 +111,13 @@ struct fold_perf_st {
 	unsigned long long unrec_line;
 	uint64_t overflows;
 
+	/* structured frames (fold_perf_frame_id): keys and what they stand for */
+	struct fold_intern fkeys;
+	struct rv *fv;
+	size_t fvcap;
+	char *fkey;
+	size_t fkeycap;
+
 	struct fold_intern mods;	/* --inline */
 	struct a2l *a2l;
 	size_t a2lcap;
@@ -518,6 +525,9 @@ struct frame {
 	const char *addr, *sym, *mod, *src;
 	size_t alen, slen, mlen, srclen;
 	int hasmod, hassrc;
+	int nooff;		/* sym carries no "+0x..." offset to strip: a
+				   frame of perf.data (fold_perf_frame_id) */
+	int demangle;		/* with nooff: demangle (else the flag) */
 };
 
 /*
@@ -536,11 +546,11 @@ frame_names(struct fold_perf *p, const struct frame *f, int java, int *unknown)
 
 	*unknown = 0;
 	/* the +0x offset */
-	for (i = slen; i > 0 && ishex((unsigned char)sym[i - 1]) &&
+	for (i = slen; !f->nooff && i > 0 && ishex((unsigned char)sym[i - 1]) &&
 	    !(sym[i - 1] >= 'A' && sym[i - 1] <= 'F'); i--)
 		;
-	if (i < slen && i >= 3 && sym[i - 1] == 'x' && sym[i - 2] == '0' &&
-	    sym[i - 3] == '+')
+	if (!f->nooff && i < slen && i >= 3 && sym[i - 1] == 'x' &&
+	    sym[i - 2] == '0' && sym[i - 3] == '+')
 		slen = i - 3;
 	if (slen > 0 && sym[0] == '(' && !prefix(sym, slen,
 	    "(anonymous namespace)"))
@@ -590,7 +600,8 @@ frame_names(struct fold_perf *p, const struct frame *f, int java, int *unknown)
 			}
 			tput(st, &k, "]", 1);
 			isunk = 1;
-		} else if ((st->flags & FOLD_PERF_DEMANGLE) && pl > 2 &&
+		} else if ((f->nooff ? f->demangle :
+		    (st->flags & FOLD_PERF_DEMANGLE) != 0) && pl > 2 &&
 		    pc[0] == '_' && (pc[1] == 'Z' || pc[1] == 'R' ||
 		    pc[1] == 'G')) {
 			/* as perf script prints names: c++filt -p, and a PLT
@@ -994,13 +1005,43 @@ weight(struct fold_perf *p, const char *per, size_t perlen)
 	return 1;
 }
 
+/*
+ * The root frame of a sample: the command with every space turned into '_',
+ * then with --pid "-PID" and with --tid "-PID/TID" (an unknown PID, plen 0,
+ * is "?").  Sets st->root and st->java.
+ */
+static void
+make_root(struct fold_perf_st *st, const char *comm, size_t clen,
+    const char *pid, size_t plen, const char *tid, size_t tlen)
+{
+	size_t k = 0, i;
+
+	tput(st, &k, comm, clen);
+	for (i = 0; i < k; i++)
+		if (st->tmp[i] == ' ')
+			st->tmp[i] = '_';
+	if (st->flags & (FOLD_PERF_PID | FOLD_PERF_TID)) {
+		tput(st, &k, "-", 1);
+		if (plen > 0)
+			tput(st, &k, pid, plen);
+		else
+			tput(st, &k, "?", 1);
+		if (st->flags & FOLD_PERF_TID) {
+			tput(st, &k, "/", 1);
+			tput(st, &k, tid, tlen);
+		}
+	}
+	st->java = k >= 4 && memcmp(st->tmp, "java", 4) == 0;
+	st->root = name_id(st, st->tmp, k);
+}
+
 /* Start a sample: root name from the header, weight from the period. */
 static void
 begin(struct fold_perf *p, const char *t, const struct hdr *h,
     const char *per, size_t perlen)
 {
 	struct fold_perf_st *st = p->st;
-	size_t k = 0, i;
+	size_t i;
 
 	if (!weight(p, per, perlen))
 		return;
@@ -1019,26 +1060,10 @@ begin(struct fold_perf *p, const char *t, const struct hdr *h,
 	fold_grow(&st->lasthdr, &st->lasthdrcap, i + 1, 1);
 	memcpy(st->lasthdr, t, i);
 	st->nlasthdr = i;
-	tput(st, &k, t, h->ce);
-	for (i = 0; i < k; i++)
-		if (st->tmp[i] == ' ')
-			st->tmp[i] = '_';
-	if (st->flags & (FOLD_PERF_PID | FOLD_PERF_TID)) {
-		tput(st, &k, "-", 1);
-		if (h->l2 > 0)
-			tput(st, &k, t + h->p1, h->l1);
-		else
-			tput(st, &k, "?", 1);
-		if (st->flags & FOLD_PERF_TID) {
-			tput(st, &k, "/", 1);
-			if (h->l2 > 0)
-				tput(st, &k, t + h->p2, h->l2);
-			else
-				tput(st, &k, t + h->p1, h->l1);
-		}
-	}
-	st->java = k >= 4 && memcmp(st->tmp, "java", 4) == 0;
-	st->root = name_id(st, st->tmp, k);
+	if (h->l2 > 0)
+		make_root(st, t, h->ce, t + h->p1, h->l1, t + h->p2, h->l2);
+	else
+		make_root(st, t, h->ce, NULL, 0, t + h->p1, h->l1);
 	st->lastroot = st->root;
 	st->lastjava = st->java;
 }
@@ -1488,6 +1513,132 @@ fold_perf_line(struct fold_perf *p, const char *s, size_t n)
 	}
 }
 
+
+/* ---- structured samples (the perf.data reader) ----------------------- */
+
+/*
+ * A frame as perf script would print it, made into names once: the same
+ * frame_names() a parsed frame line goes through, cached by the frame's
+ * bytes (and its address where the names depend on it).
+ */
+uint32_t
+fold_perf_frame_id(struct fold_perf *p, const struct fold_perf_frame *pf,
+    int java)
+{
+	struct fold_perf_st *st = p->st;
+	struct frame f;
+	char abuf[24];
+	size_t alen, klen, k;
+	int isnew, unk, j = java != 0;
+	uint32_t id;
+	struct rv v;
+	const char *sym = pf->sym != NULL ? pf->sym : "[unknown]";
+	size_t slen = pf->sym != NULL ? pf->symlen : 9;
+	const char *mod = pf->dso != NULL ? pf->dso : "[unknown]";
+	size_t mlen = pf->dso != NULL ? pf->dsolen : 9;
+	int withaddr = (st->flags & FOLD_PERF_INLINE) ||
+	    ((st->flags & FOLD_PERF_ADDRS) && has(sym, slen, "[unknown]"));
+
+	alen = (size_t)snprintf(abuf, sizeof(abuf), "%llx",
+	    (unsigned long long)pf->addr);
+	klen = 1 + slen + 1 + mlen + (withaddr ? 1 + alen : 0);
+	fold_grow(&st->fkey, &st->fkeycap, klen, 1);
+	st->fkey[0] = (char)(j | (pf->demangle ? 2 : 0));
+	memcpy(st->fkey + 1, sym, slen);
+	st->fkey[1 + slen] = '\0';
+	memcpy(st->fkey + 2 + slen, mod, mlen);
+	if (withaddr) {
+		st->fkey[2 + slen + mlen] = '\0';
+		memcpy(st->fkey + 3 + slen + mlen, abuf, alen);
+	}
+	id = fold_intern(&st->fkeys, st->fkey, klen, &isnew);
+	if (!isnew)
+		return id;
+	/* names from files may hold any byte: none may end a line here */
+	for (k = 1; k < klen; k++)
+		if (st->fkey[k] == '\n')
+			st->fkey[k] = ' ';
+	sym = st->fkey + 1;
+	mod = st->fkey + 2 + slen;
+	memset(&f, 0, sizeof(f));
+	f.addr = abuf;
+	f.alen = alen;
+	f.sym = sym;
+	f.slen = slen;
+	f.mod = mod;
+	f.mlen = mlen;
+	f.hasmod = 1;
+	f.nooff = 1;
+	f.demangle = pf->demangle;
+	k = frame_names(p, &f, j, &unk);
+	v.n = (uint32_t)k;
+	v.a = 0;
+	v.next = FOLD_NOID;
+	if (k == 1)
+		v.a = st->ids[0];
+	else if (k > 1) {
+		fold_grow(&st->pool, &st->poolcap, st->npool + k,
+		    sizeof(*st->pool));
+		v.a = (uint32_t)st->npool;
+		memcpy(st->pool + st->npool, st->ids, k * sizeof(*st->ids));
+		st->npool += k;
+	}
+	fold_grow(&st->fv, &st->fvcap, (size_t)id + 1, sizeof(*st->fv));
+	st->fv[id] = v;
+	return id;
+}
+
+uint32_t
+fold_perf_root(struct fold_perf *p, const char *comm, size_t commlen,
+    const char *pid, const char *tid, int *java)
+{
+	struct fold_perf_st *st = p->st;
+	char c[64];
+	size_t i;
+
+	/* a command name is at most 16 bytes in the kernel; one that would
+	 * break a line (or be none) cannot come through perf script's text */
+	if (commlen > sizeof(c))
+		commlen = sizeof(c);
+	for (i = 0; i < commlen; i++)
+		c[i] = comm[i] == '\n' || comm[i] == '\r' ? ' ' : comm[i];
+	if (commlen == 0) {
+		memcpy(c, "[unknown]", 9);
+		commlen = 9;
+	}
+	make_root(st, c, commlen, pid, pid != NULL ? strlen(pid) : 0, tid,
+	    strlen(tid));
+	*java = st->java;
+	return st->root;
+}
+
+int
+fold_perf_want(struct fold_perf *p, const char *event, size_t len)
+{
+	if (event == NULL)
+		return 1;
+	return want_event(p->st, event, len);
+}
+
+void
+fold_perf_sample(struct fold_perf *p, uint32_t root, uint64_t period,
+    const uint32_t *frames, size_t n)
+{
+	struct fold_perf_st *st = p->st;
+	size_t i;
+
+	if (period == 0 || (st->flags & FOLD_PERF_SAMPLES))
+		period = 1;
+	st->weight = period;
+	st->nstk = 0;
+	st->stopped = 0;
+	st->state = S_SAMPLE;
+	st->root = root;
+	for (i = 0; i < n && !st->stopped; i++)
+		push_rv(st, st->fv[frames[i]]);
+	commit(p);
+}
+
 void
 fold_perf_eof(struct fold_perf *p)
 {
@@ -1555,6 +1706,7 @@ fold_perf_new(const struct fold_perf_opts *o)
 	st->prevline = FOLD_NOID;
 	fold_intern_init(&st->stacks);
 	fold_intern_init(&st->mods);
+	fold_intern_init(&st->fkeys);
 	if ((st->flags & FOLD_PERF_INLINE) && !path_has("addr2line"))
 		fold_die(1, "--inline needs addr2line: not found in PATH");
 	return p;
@@ -1579,6 +1731,43 @@ fold_perf_run(struct fold_perf *p, int nfiles, char **files)
 	fold_perf_eof(p);
 	if (in.status)
 		p->status = 1;
+	fold_in_free(&in);
+}
+
+/*
+ * One text input on fd (not closed here), whose first n bytes were read
+ * already (to look for perf.data's magic): they go first.
+ */
+void
+fold_perf_run_fd(struct fold_perf *p, int fd, const char *name,
+    const char *head, size_t n)
+{
+	static char *dash[] = { "-" };
+	struct fold_in in;
+	const char *line;
+	size_t len;
+
+	if (p->lineno > 0)
+		fold_perf_eof(p);
+	fold_in_init(&in, 1, dash);
+	in.next = 1;
+	in.fd = fd;
+	in.name = name;
+	in.newfile = 1;
+	fold_grow(&in.buf, &in.cap, n + 1, 1);
+	memcpy(in.buf, head, n);
+	in.end = n;
+	p->lineno = 0;
+	while (fold_in_line(&in, &line, &len)) {
+		p->file = in.name;
+		p->lineno = in.lineno;
+		p->nonl = in.nonl;
+		fold_perf_line(p, line, len);
+	}
+	fold_perf_eof(p);
+	if (in.status)
+		p->status = 1;
+	in.fd = -1;	/* the caller closes it */
 	fold_in_free(&in);
 }
 
@@ -1676,6 +1865,9 @@ fold_perf_end(struct fold_perf *p)
 		a2l_stop(&st->a2l[i]);
 	free(st->a2l);
 	fold_intern_free(&st->mods);
+	fold_intern_free(&st->fkeys);
+	free(st->fv);
+	free(st->fkey);
 	fold_intern_free(&st->names);
 	fold_intern_free(&st->raw[0]);
 	fold_intern_free(&st->raw[1]);

@@ -1,0 +1,2098 @@
+/* perfdata.c - perf.data (file and pipe mode) to folded stacks. */
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fold.h"
+
+/*
+ * How it goes: the header, attrs and feature sections of a file are read
+ * with pread(2), then the data is streamed with read(2) through one buffer,
+ * as a pipe is (file mode through a pipe is read whole first, as its
+ * features come after the data); records up to a FINISHED_ROUND are queued and
+ * delivered in time order as perf does (ordered_events: at each round, the
+ * events up to the latest time of the round before).  Threads and their
+ * maps follow COMM, FORK, MMAP and MMAP2 as in perf's machine.c.  Each
+ * callchain address is made into a frame id once per (maps generation,
+ * address): the symbol sources (symsrc.c) and frame_names() in perf.c run
+ * only for addresses not seen before; a sample is then the array of frame
+ * ids handed to fold_perf_sample().
+ */
+
+/* perf_event_header types */
+enum {
+	R_MMAP = 1, R_LOST = 2, R_COMM = 3, R_EXIT = 4, R_FORK = 7,
+	R_SAMPLE = 9, R_MMAP2 = 10,
+	R_HEADER_ATTR = 64, R_HEADER_EVENT_TYPE = 65,
+	R_HEADER_TRACING_DATA = 66, R_HEADER_BUILD_ID = 67,
+	R_FINISHED_ROUND = 68, R_AUXTRACE_INFO = 70, R_AUXTRACE = 71,
+	R_EVENT_UPDATE = 78, R_HEADER_FEATURE = 80, R_COMPRESSED = 81
+};
+
+/* sample_type bits */
+#define S_IP		(1ULL << 0)
+#define S_TID		(1ULL << 1)
+#define S_TIME		(1ULL << 2)
+#define S_ADDR		(1ULL << 3)
+#define S_READ		(1ULL << 4)
+#define S_CALLCHAIN	(1ULL << 5)
+#define S_ID		(1ULL << 6)
+#define S_CPU		(1ULL << 7)
+#define S_PERIOD	(1ULL << 8)
+#define S_STREAM_ID	(1ULL << 9)
+#define S_RAW		(1ULL << 10)
+#define S_BRANCH_STACK	(1ULL << 11)
+#define S_REGS_USER	(1ULL << 12)
+#define S_STACK_USER	(1ULL << 13)
+#define S_WEIGHT	(1ULL << 14)
+#define S_DATA_SRC	(1ULL << 15)
+#define S_IDENTIFIER	(1ULL << 16)
+#define S_TRANSACTION	(1ULL << 17)
+#define S_REGS_INTR	(1ULL << 18)
+#define S_PHYS_ADDR	(1ULL << 19)
+#define S_AUX		(1ULL << 20)
+#define S_CGROUP	(1ULL << 21)
+#define S_DATA_PAGE_SIZE (1ULL << 22)
+#define S_CODE_PAGE_SIZE (1ULL << 23)
+#define S_WEIGHT_STRUCT	(1ULL << 24)
+
+/* read_format bits */
+#define RF_ENABLED	1
+#define RF_RUNNING	2
+#define RF_ID		4
+#define RF_GROUP	8
+#define RF_LOST		16
+
+/* branch_sample_type: the hw_idx field is there */
+#define BR_HW_INDEX	(1ULL << 17)
+#define BR_CALL_STACK	(1ULL << 11)	/* --call-graph lbr */
+
+/* header misc */
+#define MISC_CPUMODE	7
+#define MODE_KERNEL	1
+#define MODE_USER	2
+#define MODE_HV		3
+#define MISC_MMAP_BUILD_ID	(1U << 14)
+#define MISC_BUILD_ID_SIZE	(1U << 15)
+#define MISC_FORK_EXEC	(1U << 13)
+#define MISC_MMAP_DATA	(1U << 13)
+
+/* callchain context markers */
+#define CTX_HV		((uint64_t)-32)
+#define CTX_KERNEL	((uint64_t)-128)
+#define CTX_USER	((uint64_t)-512)
+#define CTX_MAX		((uint64_t)-4095)
+
+/* feature bits */
+enum {
+	F_BUILD_ID = 2, F_CMDLINE = 11, F_EVENT_DESC = 12, F_AUXTRACE = 18,
+	F_DIR_FORMAT = 24, F_COMPRESSED = 27
+};
+
+#define MAGIC2 0x32454c4946524550ULL	/* "PERFILE2" */
+#define MAX_STACK 127			/* perf script's --max-stack */
+#define PROGRESS_MIN (64ULL << 20)
+
+/* ---- tables ---------------------------------------------------------- */
+
+/* u64 -> u32, open addressing; 0 is a valid key (kept apart). */
+struct u64map {
+	uint64_t *k;
+	uint32_t *v;
+	size_t mask, n;
+	int has0;
+	uint32_t v0;
+};
+
+static inline size_t
+mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return (size_t)x;
+}
+
+static uint32_t *
+m_find(struct u64map *m, uint64_t k)
+{
+	size_t i;
+
+	if (k == 0)
+		return m->has0 ? &m->v0 : NULL;
+	if (m->k == NULL)
+		return NULL;
+	for (i = mix(k) & m->mask; m->k[i] != 0; i = (i + 1) & m->mask)
+		if (m->k[i] == k)
+			return &m->v[i];
+	return NULL;
+}
+
+static void
+m_put(struct u64map *m, uint64_t k, uint32_t v)
+{
+	size_t i, j, cap;
+
+	if (k == 0) {
+		m->has0 = 1;
+		m->v0 = v;
+		return;
+	}
+	if (m->k == NULL || (m->n + 1) * 2 > m->mask + 1) {
+		struct u64map o = *m;
+
+		cap = o.k == NULL ? 64 : (o.mask + 1) * 2;
+		m->k = xcalloc(cap, sizeof(*m->k));
+		m->v = xcalloc(cap, sizeof(*m->v));
+		m->mask = cap - 1;
+		m->n = 0;
+		for (j = 0; o.k != NULL && j <= o.mask; j++)
+			if (o.k[j] != 0) {
+				for (i = mix(o.k[j]) & m->mask; m->k[i] != 0;
+				    i = (i + 1) & m->mask)
+					;
+				m->k[i] = o.k[j];
+				m->v[i] = o.v[j];
+				m->n++;
+			}
+		free(o.k);
+		free(o.v);
+	}
+	for (i = mix(k) & m->mask; m->k[i] != 0; i = (i + 1) & m->mask)
+		if (m->k[i] == k) {
+			m->v[i] = v;
+			return;
+		}
+	m->k[i] = k;
+	m->v[i] = v;
+	m->n++;
+}
+
+static void
+m_free(struct u64map *m)
+{
+	free(m->k);
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * The frame cache: (address, maps generation and java bit) to a frame id
+ * of perf.c.  Cleared when full, so it stays bounded.
+ */
+struct fent {
+	uint64_t ip;
+	uint32_t gen;		/* 0: empty */
+	uint32_t fid;
+};
+#define FCACHE_BITS 12
+#define FCACHE_MAX (1U << 20)
+
+/* ---- the reader's state ------------------------------------------------ */
+
+struct attr {
+	uint32_t type;
+	uint64_t config, sample_type, read_format, flags, branch_type;
+	uint64_t regs_user, regs_intr;
+	int nregs_user, nregs_intr;
+	char *name;		/* perf script's event name, or NULL */
+	size_t namelen;
+	int fromdesc;		/* the name came from EVENT_DESC/UPDATE */
+};
+
+struct map {
+	uint64_t start, end, pgoff;
+	struct fold_dso *dso;
+	uint32_t name;		/* id in names: the dso as perf prints it */
+	int ident;		/* anonymous (JIT): addresses print as is */
+};
+
+struct maps {
+	struct map *v;
+	size_t n, cap;
+	uint32_t gen;
+};
+
+struct thread {
+	int32_t pid, tid;
+	uint32_t comm;		/* id in comms, FOLD_NOID: none yet */
+	uint32_t maps;		/* index in d->maps */
+	uint32_t root;		/* cached root frame, FOLD_NOID: none */
+	int java;
+};
+
+struct qent {
+	uint64_t time, seq;
+	size_t off;		/* in qbase: the file map or the queue buffer */
+};
+
+struct fold_perfdata {
+	struct fold_perfdata_opts o;
+	struct fold_symsrc *ss;
+	struct fold_perf *p;
+	const char *file;
+	int status;
+	int refused;		/* refuse() was called: stop */
+	int dwarf;		/* an attr has user stack dumps */
+	char *cmdline;		/* the perf command, for messages */
+	int swap;
+	int writer_le;		/* the file was written little-endian */
+
+	/* attrs */
+	struct attr *attrs;
+	size_t nattrs, attrcap;
+	struct u64map ids;	/* sample id -> attr */
+	int id_pos;		/* u64 index of the id in a sample, -1 */
+	uint64_t trailer_type;	/* sample_type of the first attr */
+	int sample_id_all;
+	size_t trailer;		/* bytes of a non-sample record's trailer */
+	size_t trailer_time;	/* offset of TIME in it, or (size_t)-1 */
+
+	/* threads and maps */
+	struct thread *threads;
+	size_t nthreads, threadcap;
+	struct u64map tids;
+	struct maps **maps;
+	size_t nmaps, mapscap;
+	uint32_t gen, kgen;
+	struct fold_intern names;	/* dso names as printed */
+	struct fold_intern comms;
+
+	/* frames */
+	struct fent *fc;
+	size_t fcmask, fcn;
+	uint32_t *frames;
+	size_t framecap;
+
+	/* the round queue */
+	struct qent *q, *qtmp;
+	size_t nq, qcap, qtmpcap;
+	uint64_t seq, next_flush, max_time;
+	int unsorted;		/* a record came before the one queued last */
+	unsigned char *qbuf;	/* pipe mode: copies of the queued records */
+	size_t qlen, qbcap;
+	const unsigned char *qbase;
+	int mapped;
+
+	/* counts and messages */
+	uint64_t samples, unknown_id, bad;
+	int warned_bad;
+
+	/* progress */
+	uint64_t total, done;
+	int progress, shown;
+	struct timespec last;
+};
+
+/* ---- bytes ------------------------------------------------------------ */
+
+static inline uint64_t
+bswap64(uint64_t x)
+{
+	x = ((x & 0x00ff00ff00ff00ffULL) << 8) | ((x >> 8) & 0x00ff00ff00ff00ffULL);
+	x = ((x & 0x0000ffff0000ffffULL) << 16) | ((x >> 16) & 0x0000ffff0000ffffULL);
+	return (x << 32) | (x >> 32);
+}
+
+static inline uint32_t
+bswap32(uint32_t x)
+{
+	return (x >> 24) | ((x >> 8) & 0xff00) | ((x << 8) & 0xff0000) | (x << 24);
+}
+
+static inline uint64_t
+r64(const struct fold_perfdata *d, const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return d->swap ? bswap64(v) : v;
+}
+
+static inline uint32_t
+r32(const struct fold_perfdata *d, const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return d->swap ? bswap32(v) : v;
+}
+
+static inline uint16_t
+r16(const struct fold_perfdata *d, const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return d->swap ? (uint16_t)((v >> 8) | (v << 8)) : v;
+}
+
+static int
+popcount64(uint64_t x)
+{
+	int n = 0;
+
+	for (; x != 0; x &= x - 1)
+		n++;
+	return n;
+}
+
+/*
+ * The bit fields of a perf_event_attr (disabled, inherit, ...): bit 0 is
+ * the low bit of the word in a little-endian writer's file, the high bit
+ * in a big-endian writer's (perf's swap_bitfield).  Bit k of the result is
+ * field k either way.
+ */
+static uint64_t
+attr_bits(const struct fold_perfdata *d, const unsigned char *p)
+{
+	uint64_t v = 0, r = 0;
+	int i;
+
+	if (d->writer_le) {
+		for (i = 7; i >= 0; i--)
+			v = v << 8 | p[i];
+		return v;
+	}
+	for (i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	for (i = 0; i < 64; i++)
+		if (v & (1ULL << i))
+			r |= 1ULL << (63 - i);
+	return r;
+}
+
+/* ---- messages --------------------------------------------------------- */
+
+/* What cannot be read right: say so and read no further (the caller exits
+ * 1 without writing stacks). */
+static void
+refuse(struct fold_perfdata *d, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (d->refused)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fold_warn("%s: %s", d->file, buf);
+	d->refused = 1;
+	d->status = 1;
+}
+
+static void
+bad(struct fold_perfdata *d, uint64_t off, const char *what)
+{
+	d->bad++;
+	d->status = 1;
+	if (!d->warned_bad++)
+		fold_warn("%s: offset %llu: %s", d->file,
+		    (unsigned long long)off, what);
+}
+
+static void
+progress(struct fold_perfdata *d, int end)
+{
+	struct timespec now;
+	long ms;
+	char line[128];
+	int n;
+
+	if (!d->progress)
+		return;
+	if (end) {
+		if (d->shown) {	/* blanks over the last line shown */
+			n = snprintf(line, sizeof(line), "\r%*s\r",
+			    d->shown - 1, "");
+			if (write(2, line, (size_t)n) < 0)
+				d->progress = 0;
+		}
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (long)(now.tv_sec - d->last.tv_sec) * 1000 +
+	    (now.tv_nsec - d->last.tv_nsec) / 1000000;
+	if (d->shown && ms < 100)
+		return;
+	d->last = now;
+	n = snprintf(line, sizeof(line), "\r%.60s: %llu MB of %llu (%d%%), "
+	    "%llu samples ", d->file, (unsigned long long)(d->done >> 20),
+	    (unsigned long long)(d->total >> 20),
+	    (int)(d->total ? d->done * 100 / d->total : 0),
+	    (unsigned long long)d->samples);
+	if (n <= 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = (int)sizeof(line) - 1;
+	if (n > d->shown)
+		d->shown = n;
+	if (write(2, line, (size_t)n) < 0)
+		d->progress = 0;
+}
+
+/* ---- attrs and event names --------------------------------------------- */
+
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses",
+	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+	"stalled-cycles-backend", "ref-cycles"
+};
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches",
+	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy", "bpf-output", "cgroup-switches"
+};
+
+/* attr flag bits */
+#define A_EXCL_USER	(1ULL << 4)
+#define A_EXCL_KERNEL	(1ULL << 5)
+#define A_EXCL_HV	(1ULL << 6)
+#define A_SAMPLE_ID_ALL	(1ULL << 18)
+#define A_EXCL_HOST	(1ULL << 19)
+#define A_EXCL_GUEST	(1ULL << 20)
+
+/* perf's evsel__name() for an attr without a recorded name: the generic
+ * name and the modifiers (evsel__add_modifiers). */
+static void
+default_name(struct attr *a)
+{
+	char b[96], m[16];
+	size_t r = 0;
+	int colon = 0, xdef = 0;
+	unsigned prec = (unsigned)((a->flags >> 15) & 3);
+
+	if (a->type == 0 && a->config < sizeof(hw_names) / sizeof(*hw_names))
+		snprintf(b, sizeof(b), "%s", hw_names[a->config]);
+	else if (a->type == 1 &&
+	    a->config < sizeof(sw_names) / sizeof(*sw_names))
+		snprintf(b, sizeof(b), "%s", sw_names[a->config]);
+	else if (a->type == 4)
+		snprintf(b, sizeof(b), "raw 0x%llx",
+		    (unsigned long long)a->config);
+	else
+		snprintf(b, sizeof(b), "unknown-%u-0x%llx", a->type,
+		    (unsigned long long)a->config);
+#define MOD(bit, c) do { \
+		if (!(a->flags & (bit))) { \
+			colon = 1; \
+			m[r++] = (c); \
+		} \
+	} while (0)
+	if (a->flags & (A_EXCL_KERNEL | A_EXCL_USER | A_EXCL_HV)) {
+		MOD(A_EXCL_KERNEL, 'k');
+		MOD(A_EXCL_USER, 'u');
+		MOD(A_EXCL_HV, 'h');
+		xdef = 1;
+	}
+	if (prec > 0) {
+		colon = 1;
+		while (prec-- > 0)
+			m[r++] = 'p';
+		xdef = 1;
+	}
+	if ((a->flags & A_EXCL_HOST) || !!(a->flags & A_EXCL_GUEST) == xdef) {
+		MOD(A_EXCL_HOST, 'H');
+		MOD(A_EXCL_GUEST, 'G');
+	}
+#undef MOD
+	m[r] = '\0';
+	free(a->name);
+	a->namelen = strlen(b) + (colon ? 1 + r : 0);
+	a->name = xmalloc(a->namelen + 1);
+	snprintf(a->name, a->namelen + 1, "%s%s%s", b, colon ? ":" : "", m);
+}
+
+static void
+set_name(struct attr *a, const unsigned char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n] != '\0')
+		n++;
+	free(a->name);
+	a->name = xmalloc(n + 1);
+	memcpy(a->name, s, n);
+	a->name[n] = '\0';
+	a->namelen = n;
+	a->fromdesc = 1;
+}
+
+/*
+ * A perf_event_attr of n bytes at p (its own size field may say less):
+ * added as the next event, with its sample ids.
+ */
+static struct attr *
+add_attr(struct fold_perfdata *d, const unsigned char *p, size_t n)
+{
+	unsigned char b[128];
+	uint32_t sz;
+	struct attr *a;
+
+	memset(b, 0, sizeof(b));
+	if (n < 8)
+		return NULL;
+	sz = r32(d, p + 4);
+	if (sz == 0)
+		sz = 64;	/* PERF_ATTR_SIZE_VER0 */
+	if (sz > n)
+		sz = (uint32_t)n;
+	memcpy(b, p, sz < sizeof(b) ? sz : sizeof(b));
+	fold_grow(&d->attrs, &d->attrcap, d->nattrs + 1, sizeof(*d->attrs));
+	a = &d->attrs[d->nattrs++];
+	memset(a, 0, sizeof(*a));
+	a->type = r32(d, b);
+	a->config = r64(d, b + 8);
+	a->sample_type = r64(d, b + 24);
+	a->read_format = r64(d, b + 32);
+	a->flags = attr_bits(d, b + 40);
+	a->branch_type = r64(d, b + 72);
+	a->regs_user = r64(d, b + 80);
+	a->regs_intr = r64(d, b + 96);
+	a->nregs_user = popcount64(a->regs_user);
+	a->nregs_intr = popcount64(a->regs_intr);
+	default_name(a);
+	a->fromdesc = 0;
+	if (d->nattrs == 1) {
+		uint64_t t = a->sample_type;
+
+		d->trailer_type = t;
+		d->sample_id_all = (a->flags & A_SAMPLE_ID_ALL) != 0;
+		if (t & S_IDENTIFIER)
+			d->id_pos = 0;
+		else if (t & S_ID)
+			d->id_pos = !!(t & S_IP) + !!(t & S_TID) +
+			    !!(t & S_TIME) + !!(t & S_ADDR);
+		else
+			d->id_pos = -1;
+		d->trailer = 0;
+		d->trailer_time = (size_t)-1;
+		if (d->sample_id_all) {
+			if (t & S_TID)
+				d->trailer += 8;
+			if (t & S_TIME) {
+				d->trailer_time = d->trailer;
+				d->trailer += 8;
+			}
+			d->trailer += 8 * (size_t)(!!(t & S_ID) +
+			    !!(t & S_STREAM_ID) + !!(t & S_CPU) +
+			    !!(t & S_IDENTIFIER));
+		}
+	}
+	/* refused before the first record, when the command line is known */
+	if ((a->sample_type & S_STACK_USER) && (a->sample_type & S_REGS_USER))
+		d->dwarf = 1;
+	if ((a->sample_type & S_BRANCH_STACK) && (a->branch_type & BR_CALL_STACK))
+		refuse(d, "recorded with --call-graph lbr: perf script builds "
+		    "its stacks from the branch records, which stackcollapse-perf "
+		    "does not read; use: perf script -i %s | stackcollapse-perf",
+		    d->file);
+	return a;
+}
+
+/* A --call-graph dwarf capture is refused, saying how it was recorded. */
+static int
+check_dwarf(struct fold_perfdata *d)
+{
+	if (d->dwarf && !d->refused)
+		refuse(d, "recorded with --call-graph dwarf%s%s%s: its user "
+		    "stacks need unwinding, which stackcollapse-perf does not "
+		    "do; use: perf script -i %s | stackcollapse-perf",
+		    d->cmdline != NULL ? " (" : "",
+		    d->cmdline != NULL ? d->cmdline : "",
+		    d->cmdline != NULL ? ")" : "", d->file);
+	return d->refused;
+}
+
+/* CMDLINE: u32 nr, then nr strings (u32 len, len bytes NUL-padded),
+ * joined with blanks; at most 200 bytes kept, for messages. */
+static void
+cmdline(struct fold_perfdata *d, const unsigned char *p, size_t n)
+{
+	uint32_t nr, len, i;
+	size_t pos = 4, k = 0, l;
+	char buf[204];
+
+	if (n < 4)
+		return;
+	nr = r32(d, p);
+	for (i = 0; i < nr && n - pos >= 4 && k < 200; i++) {
+		len = r32(d, p + pos);
+		pos += 4;
+		if (len > n - pos)
+			break;
+		l = strnlen((const char *)p + pos, len);
+		if (k > 0)
+			buf[k++] = ' ';
+		if (l > 200 - k)
+			l = 200 - k;
+		memcpy(buf + k, p + pos, l);
+		k += l;
+		pos += len;
+	}
+	buf[k] = '\0';
+	free(d->cmdline);
+	d->cmdline = xstrdup(buf);
+}
+
+static void
+add_ids(struct fold_perfdata *d, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8)
+		m_put(&d->ids, r64(d, p + i), (uint32_t)(d->nattrs - 1));
+}
+
+static struct attr *
+attr_of_id(struct fold_perfdata *d, uint64_t id)
+{
+	uint32_t *v = m_find(&d->ids, id);
+
+	return v != NULL ? &d->attrs[*v] : NULL;
+}
+
+/* EVENT_DESC: u32 nr, u32 attr_size, then per event: attr, u32 nr_ids,
+ * the name (u32 len, bytes), u64 ids[nr_ids]. */
+static void
+event_desc(struct fold_perfdata *d, const unsigned char *p, size_t n,
+    uint64_t off)
+{
+	uint32_t nr, asz, nids, len, i;
+	size_t pos = 8;
+	struct attr *a;
+
+	if (n < 8)
+		return;
+	nr = r32(d, p);
+	asz = r32(d, p + 4);
+	for (i = 0; i < nr; i++) {
+		if (asz > n - pos || n - pos - asz < 8) {
+			bad(d, off, "event description cut short");
+			return;
+		}
+		pos += asz;
+		nids = r32(d, p + pos);
+		len = r32(d, p + pos + 4);
+		pos += 8;
+		if (len > n - pos || (n - pos - len) / 8 < nids) {
+			bad(d, off, "event description cut short");
+			return;
+		}
+		a = NULL;
+		if (nids > 0)
+			a = attr_of_id(d, r64(d, p + pos + len));
+		if (a == NULL && i < d->nattrs)
+			a = &d->attrs[i];
+		if (a != NULL && len > 0)
+			set_name(a, p + pos, len);
+		pos += len + (size_t)nids * 8;
+	}
+}
+
+/* ---- threads and maps --------------------------------------------------- */
+
+static uint32_t
+new_maps(struct fold_perfdata *d)
+{
+	struct maps *m = xcalloc(1, sizeof(*m));
+
+	fold_grow(&d->maps, &d->mapscap, d->nmaps + 1, sizeof(*d->maps));
+	m->gen = ++d->gen;
+	d->maps[d->nmaps] = m;
+	return (uint32_t)d->nmaps++;
+}
+
+static struct thread *
+new_thread(struct fold_perfdata *d, int32_t pid, int32_t tid, uint32_t maps)
+{
+	struct thread *t;
+
+	fold_grow(&d->threads, &d->threadcap, d->nthreads + 1,
+	    sizeof(*d->threads));
+	t = &d->threads[d->nthreads];
+	t->pid = pid;
+	t->tid = tid;
+	t->comm = FOLD_NOID;
+	t->maps = maps;
+	t->root = FOLD_NOID;
+	t->java = 0;
+	m_put(&d->tids, (uint64_t)(uint32_t)tid, (uint32_t)d->nthreads);
+	return &d->threads[d->nthreads++];
+}
+
+static struct thread *findnew(struct fold_perfdata *d, int32_t pid,
+    int32_t tid);
+
+/* A new thread: a process leader gets maps of its own, another thread
+ * shares its leader's (perf's thread__init_maps). */
+static struct thread *
+create(struct fold_perfdata *d, int32_t pid, int32_t tid)
+{
+	uint32_t mi;
+
+	if (pid == tid || pid == -1)
+		mi = new_maps(d);
+	else
+		mi = findnew(d, pid, pid)->maps;
+	return new_thread(d, pid, tid, mi);
+}
+
+static struct thread *
+findnew(struct fold_perfdata *d, int32_t pid, int32_t tid)
+{
+	uint32_t *v = m_find(&d->tids, (uint64_t)(uint32_t)tid);
+	struct thread *t;
+
+	if (v == NULL)
+		return create(d, pid, tid);
+	t = &d->threads[*v];
+	if (t->pid == -1 && pid != -1 && pid != tid) {
+		uint32_t mi = findnew(d, pid, pid)->maps;
+
+		t = &d->threads[*m_find(&d->tids, (uint64_t)(uint32_t)tid)];
+		t->pid = pid;
+		t->maps = mi;
+	} else if (t->pid == -1 && pid != -1)
+		t->pid = pid;
+	return t;
+}
+
+static struct map *
+maps_find(struct maps *m, uint64_t ip)
+{
+	size_t lo = 0, hi = m->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->v[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || ip >= m->v[lo - 1].end)
+		return NULL;
+	return &m->v[lo - 1];
+}
+
+/* Insert nm, cutting the maps it overlaps as perf's
+ * maps__fixup_overlappings() does. */
+static void
+maps_insert(struct fold_perfdata *d, struct maps *m, const struct map *nm)
+{
+	size_t i, j, n = 0;
+	struct map *v;
+
+	/* at most one map grows into two pieces */
+	fold_grow(&m->v, &m->cap, m->n + 2, sizeof(*m->v));
+	v = m->v;
+	for (i = 0; i < m->n; i++) {
+		struct map o = v[i];
+
+		if (o.end <= nm->start || o.start >= nm->end) {
+			v[n++] = o;
+			continue;
+		}
+		if (o.start < nm->start) {
+			struct map b = o;
+
+			b.end = nm->start;
+			v[n++] = b;
+		}
+		if (o.end > nm->end) {
+			struct map a = o;
+
+			a.start = nm->end;
+			a.pgoff += nm->end - o.start;
+			/* later pieces are not read again: keep them after */
+			for (j = m->n; j > i + 1; j--)
+				v[j] = v[j - 1];
+			v[i + 1] = a;
+			m->n++;
+		}
+	}
+	m->n = n;
+	/* sorted insert */
+	for (i = m->n; i > 0 && v[i - 1].start > nm->start; i--)
+		v[i] = v[i - 1];
+	v[i] = *nm;
+	m->n++;
+	m->gen = ++d->gen;
+}
+
+static int
+prefix(const char *s, const char *lit)
+{
+	return strncmp(s, lit, strlen(lit)) == 0;
+}
+
+static void
+do_mmap(struct fold_perfdata *d, const unsigned char *r, size_t size,
+    int v2, unsigned misc)
+{
+	int32_t pid, tid;
+	uint64_t start, len, pgoff;
+	uint32_t prot = 4;	/* PROT_EXEC */
+	const char *fn;
+	size_t fo = v2 ? 72 : 40, fl;
+	struct map nm;
+	char buf[64];
+	int anon, nodso, mode = (int)(misc & MISC_CPUMODE);
+
+	if (size <= fo)
+		return;
+	pid = (int32_t)r32(d, r + 8);
+	tid = (int32_t)r32(d, r + 12);
+	start = r64(d, r + 16);
+	len = r64(d, r + 24);
+	pgoff = r64(d, r + 32);
+	if (!v2 && (misc & MISC_MMAP_DATA))
+		prot = 0;	/* a data map (perf record -d) */
+	if (v2) {
+		prot = r32(d, r + 64);
+		if (misc & MISC_MMAP_BUILD_ID) {
+			unsigned bl = r[40];
+
+			fn = (const char *)r + fo;
+			fl = strnlen(fn, size - fo);
+			if (bl > 20)
+				bl = 20;
+			fold_symsrc_buildid(d->ss, fn, fl, r + 44, bl);
+		}
+	}
+	fn = (const char *)r + fo;
+	fl = strnlen(fn, size - fo);
+	if (fl == size - fo)
+		return;		/* no NUL: not a name */
+	if (mode == MODE_KERNEL) {
+		if (prefix(fn, "[kernel.kallsyms]"))
+			fold_symsrc_kernel_ref(d->ss, fn + 17, fl - 17, pgoff);
+		d->kgen = ++d->gen;
+		return;
+	}
+	if (mode != MODE_USER)
+		return;
+	if (start + len < start)
+		return;
+	anon = strcmp(fn, "//anon") == 0 || prefix(fn, "/dev/zero") ||
+	    prefix(fn, "/anon_hugepage");
+	nodso = prefix(fn, "[stack") || prefix(fn, "/SYSV") ||
+	    strcmp(fn, "[heap]") == 0;
+	memset(&nm, 0, sizeof(nm));
+	nm.start = start;
+	nm.end = start + len;
+	nm.pgoff = pgoff;
+	if ((anon || nodso) && (prot & 4)) {
+		snprintf(buf, sizeof(buf), "/tmp/perf-%ld.map", (long)pid);
+		fn = buf;
+		fl = strlen(buf);
+	}
+	nm.ident = anon || nodso;
+	nm.name = fold_intern(&d->names, fn, fl, NULL);
+	nm.dso = fold_symsrc_dso(d->ss, fn, fl);
+	maps_insert(d, d->maps[findnew(d, pid, tid)->maps], &nm);
+}
+
+static void
+do_comm(struct fold_perfdata *d, const unsigned char *r, size_t size)
+{
+	struct thread *t;
+	size_t l;
+
+	if (size <= 16)
+		return;
+	t = findnew(d, (int32_t)r32(d, r + 8), (int32_t)r32(d, r + 12));
+	l = strnlen((const char *)r + 16, size - 16);
+	t->comm = fold_intern(&d->comms, (const char *)r + 16, l, NULL);
+	t->root = FOLD_NOID;
+}
+
+static void
+do_fork(struct fold_perfdata *d, const unsigned char *r, size_t size,
+    unsigned misc)
+{
+	int32_t pid, ppid, tid, ptid;
+	struct thread *t, *par;
+	size_t pi;
+
+	if (size < 24)
+		return;
+	pid = (int32_t)r32(d, r + 8);
+	ppid = (int32_t)r32(d, r + 12);
+	tid = (int32_t)r32(d, r + 16);
+	ptid = (int32_t)r32(d, r + 20);
+	if (tid == ptid)
+		return;
+	pi = (size_t)(findnew(d, ppid, ptid) - d->threads);
+	/* a thread known by the child's id is replaced by a new one */
+	t = create(d, pid, tid);
+	par = &d->threads[pi];
+	t->comm = par->comm;
+	if (pid != par->pid && !(misc & MISC_FORK_EXEC) &&
+	    t->maps != par->maps) {
+		struct maps *c = d->maps[t->maps], *pm = d->maps[par->maps];
+
+		fold_grow(&c->v, &c->cap, pm->n + 2, sizeof(*c->v));
+		if (pm->n > 0)
+			memcpy(c->v, pm->v, pm->n * sizeof(*c->v));
+		c->n = pm->n;
+		c->gen = ++d->gen;
+	}
+}
+
+/* ---- samples ------------------------------------------------------------ */
+
+struct smp {
+	uint64_t ip, time, id, period;
+	int32_t pid, tid;
+	const unsigned char *chain;
+	uint64_t nchain;
+};
+
+/* Walk the fields of a sample of attr a; 0 if the record is too short. */
+static int
+parse_sample(struct fold_perfdata *d, const struct attr *a,
+    const unsigned char *r, size_t size, struct smp *s)
+{
+	uint64_t t = a->sample_type, n, rf = a->read_format;
+	const unsigned char *p = r + 8, *e = r + size;
+
+#define NEED(k) do { if ((size_t)(e - p) < (size_t)(k)) return 0; } while (0)
+#define U64(v) do { NEED(8); (v) = r64(d, p); p += 8; } while (0)
+#define SKIP(k) do { NEED(k); p += (k); } while (0)
+	memset(s, 0, sizeof(*s));
+	if (t & S_IDENTIFIER)
+		U64(s->id);
+	if (t & S_IP)
+		U64(s->ip);
+	if (t & S_TID) {
+		NEED(8);
+		s->pid = (int32_t)r32(d, p);
+		s->tid = (int32_t)r32(d, p + 4);
+		p += 8;
+	} else
+		s->pid = s->tid = -1;
+	if (t & S_TIME)
+		U64(s->time);
+	if (t & S_ADDR)
+		SKIP(8);
+	if (t & S_ID)
+		U64(s->id);
+	if (t & S_STREAM_ID)
+		SKIP(8);
+	if (t & S_CPU)
+		SKIP(8);
+	if (t & S_PERIOD)
+		U64(s->period);
+	if (t & S_READ) {
+		size_t per = 8 * (size_t)(1 + !!(rf & RF_ID) + !!(rf & RF_LOST));
+
+		if (rf & RF_GROUP) {
+			U64(n);
+			SKIP(8 * (size_t)(!!(rf & RF_ENABLED) + !!(rf & RF_RUNNING)));
+			if (n > (uint64_t)(e - p) / per)
+				return 0;
+			p += n * per;
+		} else
+			SKIP(8 * (size_t)(!!(rf & RF_ENABLED) +
+			    !!(rf & RF_RUNNING)) + per);
+	}
+	if (t & S_CALLCHAIN) {
+		U64(n);
+		if (n > (uint64_t)(e - p) / 8)
+			return 0;
+		s->chain = p;
+		s->nchain = n;
+		p += n * 8;
+	}
+	if (t & S_RAW) {
+		NEED(4);
+		n = r32(d, p);
+		p += 4;
+		SKIP(n);
+	}
+	if (t & S_BRANCH_STACK) {
+		U64(n);
+		if (a->branch_type & BR_HW_INDEX)
+			SKIP(8);
+		if (n > (uint64_t)(e - p) / 24)
+			return 0;
+		p += n * 24;
+	}
+	if (t & S_REGS_USER) {
+		U64(n);
+		if (n != 0)
+			SKIP(8 * (size_t)a->nregs_user);
+	}
+	if (t & S_STACK_USER) {
+		U64(n);
+		if (n > (uint64_t)(e - p))
+			return 0;
+		p += n;
+		if (n != 0)
+			SKIP(8);
+	}
+	if (t & (S_WEIGHT | S_WEIGHT_STRUCT))
+		SKIP(8);
+	if (t & S_DATA_SRC)
+		SKIP(8);
+	if (t & S_TRANSACTION)
+		SKIP(8);
+	if (t & S_REGS_INTR) {
+		U64(n);
+		if (n != 0)
+			SKIP(8 * (size_t)a->nregs_intr);
+	}
+	if (t & S_PHYS_ADDR)
+		SKIP(8);
+	if (t & S_CGROUP)
+		SKIP(8);
+	if (t & S_DATA_PAGE_SIZE)
+		SKIP(8);
+	if (t & S_CODE_PAGE_SIZE)
+		SKIP(8);
+	if (t & S_AUX) {
+		U64(n);
+		if (n > (uint64_t)(e - p))
+			return 0;
+	}
+#undef NEED
+#undef U64
+#undef SKIP
+	return 1;
+}
+
+/* The attr of a sample record, or NULL. */
+static struct attr *
+sample_attr(struct fold_perfdata *d, const unsigned char *r, size_t size)
+{
+	if (d->nattrs == 0)
+		return NULL;
+	if (d->nattrs == 1 || d->id_pos < 0)
+		return &d->attrs[0];
+	if (size < 8 + 8 * (size_t)(d->id_pos + 1))
+		return NULL;
+	return attr_of_id(d, r64(d, r + 8 + 8 * (size_t)d->id_pos));
+}
+
+/* The frame id of ip in mode for thread maps m. */
+static uint32_t
+frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
+    int java)
+{
+	uint32_t gen = mode == MODE_KERNEL ? d->kgen : mode == MODE_USER ?
+	    m->gen : 0;
+	uint32_t key = (gen << 1 | (uint32_t)java) + 1;
+	size_t i;
+	struct fold_perf_frame f;
+	struct map *mp;
+	const char *dso = NULL;
+	struct fold_str nm;
+
+	for (i = mix(ip ^ ((uint64_t)key << 40)) & d->fcmask; d->fc[i].gen != 0;
+	    i = (i + 1) & d->fcmask)
+		if (d->fc[i].ip == ip && d->fc[i].gen == key)
+			return d->fc[i].fid;
+	memset(&f, 0, sizeof(f));
+	f.addr = ip;
+	if (mode == MODE_KERNEL) {
+		/*
+		 * NEEDS i12elf (symsrc.c): the first kernel frame costs about
+		 * 25 ms of system time reading /proc/kallsyms (the kernel
+		 * formats 122k lines, 1336 read calls) plus its parse: half of
+		 * the run on a 100k-sample capture.  perf record leaves a copy
+		 * with the same build id in the build-id cache
+		 * (BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms); reading that
+		 * regular file when it is there (same symbols, as it was
+		 * copied from /proc/kallsyms when the capture was made) would
+		 * bring stackcollapse-perf to ~15 ms here.  Also: run as a user
+		 * other than root (kptr_restrict), /proc/kallsyms shows every
+		 * address as 0 and the kernel frames come out wrong
+		 * ("__start_early_lsm_info" for all); such a file should be
+		 * passed over for the cached copy too.
+		 */
+		/*
+		 * NEEDS i12elf (symsrc.c): with --symfs, perf 6.1 resolves no
+		 * kernel symbol at all, neither from /proc/kallsyms nor from
+		 * SYMFS/proc/kallsyms nor from the build-id cache copy (checked
+		 * here: every kernel frame prints "[unknown]
+		 * ([kernel.kallsyms])").  fold_symsrc_kernel() should return
+		 * NULL then; until it does, it is not asked.
+		 */
+		if (d->o.symfs != NULL && d->o.symfs[0] != '\0')
+			dso = "[kernel.kallsyms]";
+		else
+			f.sym = fold_symsrc_kernel(d->ss, ip, &dso, NULL);
+		if (dso != NULL) {
+			f.dso = dso;
+			f.dsolen = strlen(dso);
+		}
+	} else if (mode == MODE_USER && (mp = maps_find(m, ip)) != NULL) {
+		if (!mp->ident)
+			f.addr = ip - mp->start + mp->pgoff;
+		f.sym = fold_symsrc_user(d->ss, mp->dso, mp->start, mp->pgoff,
+		    ip, NULL);
+		nm = fold_intern_str(&d->names, mp->name);
+		f.dso = nm.s;
+		f.dsolen = nm.len;
+	}
+	if (f.sym != NULL)
+		f.symlen = strlen(f.sym);
+	f.demangle = (d->o.flags & FOLD_PERFDATA_DEMANGLE) != 0;
+	d->fc[i].ip = ip;
+	d->fc[i].gen = key;
+	d->fc[i].fid = fold_perf_frame_id(d->p, &f, java);
+	if (++d->fcn * 2 > d->fcmask) {	/* grow, or start over when big */
+		size_t cap = (d->fcmask + 1) * 2, j;
+		struct fent *o = d->fc, *nf;
+		uint32_t fid = d->fc[i].fid;
+
+		if (cap > FCACHE_MAX) {
+			memset(d->fc, 0, (d->fcmask + 1) * sizeof(*d->fc));
+			d->fcn = 0;
+			return fid;
+		}
+		nf = xcalloc(cap, sizeof(*nf));
+		for (j = 0; j <= d->fcmask; j++) {
+			size_t k;
+
+			if (o[j].gen == 0)
+				continue;
+			for (k = mix(o[j].ip ^ ((uint64_t)o[j].gen << 40)) &
+			    (cap - 1); nf[k].gen != 0; k = (k + 1) & (cap - 1))
+				;
+			nf[k] = o[j];
+		}
+		free(o);
+		d->fc = nf;
+		d->fcmask = cap - 1;
+		return fid;
+	}
+	return d->fc[i].fid;
+}
+
+static void
+do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
+    unsigned misc, uint64_t off)
+{
+	struct attr *a = sample_attr(d, r, size);
+	struct smp s;
+	struct thread *t;
+	struct maps *m;
+	size_t n = 0;
+	uint64_t i, used = 0, ip;
+	int mode = MODE_USER;
+	char pidb[16], tidb[16];
+	const char *comm;
+	size_t clen;
+	struct fold_str cs;
+
+	d->samples++;
+	if (a == NULL) {
+		d->unknown_id++;
+		return;
+	}
+	if (!parse_sample(d, a, r, size, &s)) {
+		bad(d, off, "sample record shorter than its fields");
+		return;
+	}
+	/* tracepoints: perf script prints their fields, not "event:" */
+	if (!fold_perf_want(d->p, a->type == 2 ? NULL : a->name, a->namelen))
+		return;
+	t = findnew(d, s.pid, s.tid);
+	if (t->root == FOLD_NOID) {
+		if (t->comm != FOLD_NOID) {
+			cs = fold_intern_str(&d->comms, t->comm);
+			comm = cs.s;
+			clen = cs.len;
+		} else {
+			snprintf(pidb, sizeof(pidb), ":%ld", (long)t->tid);
+			comm = pidb;
+			clen = strlen(pidb);
+		}
+		snprintf(tidb, sizeof(tidb), "%ld", (long)s.tid);
+		t->root = fold_perf_root(d->p, comm, clen, NULL, tidb, &t->java);
+	}
+	m = d->maps[t->maps];
+	if (a->sample_type & S_CALLCHAIN) {
+		fold_grow(&d->frames, &d->framecap, MAX_STACK + 1,
+		    sizeof(*d->frames));
+		for (i = 0; i < s.nchain && used < MAX_STACK; i++) {
+			ip = r64(d, s.chain + 8 * i);
+			if (ip >= CTX_MAX) {
+				if (ip == CTX_HV)
+					mode = MODE_HV;
+				else if (ip == CTX_KERNEL)
+					mode = MODE_KERNEL;
+				else if (ip == CTX_USER)
+					mode = MODE_USER;
+				else {	/* guest or corrupt: perf drops all */
+					n = 0;
+					break;
+				}
+				continue;
+			}
+			used++;
+			d->frames[n++] = frame(d, mode, ip, m, t->java);
+		}
+	} else if (a->sample_type & S_IP) {
+		fold_grow(&d->frames, &d->framecap, 1, sizeof(*d->frames));
+		mode = (int)(misc & MISC_CPUMODE);
+		d->frames[n++] = frame(d, mode, s.ip, m, t->java);
+	}
+	/* perf script prints no period for tracepoints: they count 1 */
+	fold_perf_sample(d->p, t->root, (a->sample_type & S_PERIOD) &&
+	    a->type != 2 ? s.period : 1, d->frames, n);
+}
+
+/* ---- the ordered queue --------------------------------------------------- */
+
+/* The time of a record that is queued, 0 for one delivered at once. */
+static uint64_t
+rec_time(struct fold_perfdata *d, const unsigned char *r, size_t size,
+    uint32_t type)
+{
+	struct attr *a;
+	uint64_t t;
+	size_t pos;
+
+	if (type == R_SAMPLE) {
+		a = sample_attr(d, r, size);
+		if (a == NULL || !(a->sample_type & S_TIME))
+			return 0;
+		t = a->sample_type;
+		pos = 8 + 8 * (size_t)(!!(t & S_IDENTIFIER) + !!(t & S_IP) +
+		    !!(t & S_TID));
+		if (size < pos + 8)
+			return 0;
+		return r64(d, r + pos);
+	}
+	if (!d->sample_id_all || d->trailer_time == (size_t)-1 ||
+	    size < 8 + d->trailer)
+		return 0;
+	t = r64(d, r + size - d->trailer + d->trailer_time);
+	return t == ~0ULL ? 0 : t;
+}
+
+static void
+deliver(struct fold_perfdata *d, const unsigned char *r, uint64_t off)
+{
+	uint32_t type = r32(d, r);
+	unsigned misc = r16(d, r + 4);
+	size_t size = r16(d, r + 6);
+
+	switch (type) {
+	case R_SAMPLE:
+		do_sample(d, r, size, misc, off);
+		break;
+	case R_MMAP:
+		do_mmap(d, r, size, 0, misc);
+		break;
+	case R_MMAP2:
+		do_mmap(d, r, size, 1, misc);
+		break;
+	case R_COMM:
+		do_comm(d, r, size);
+		break;
+	case R_FORK:
+		do_fork(d, r, size, misc);
+		break;
+	default:
+		break;
+	}
+}
+
+static inline int
+qless(const struct qent *x, const struct qent *y)
+{
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
+
+/*
+ * Sort the queue by (time, arrival), stably.  A round is the records of
+ * each CPU's buffer one after the other, each in time order: a natural
+ * merge sort merges those runs, O(n log runs).
+ */
+static void
+qsort_runs(struct fold_perfdata *d)
+{
+	struct qent *a = d->q, *b, *t;
+	size_t n = d->nq, i, lo, mid, hi, k, x, y;
+	int merged;
+
+	fold_grow(&d->qtmp, &d->qtmpcap, n, sizeof(*d->qtmp));
+	b = d->qtmp;
+	do {
+		merged = 0;
+		for (lo = 0, k = 0; lo < n; lo = hi) {
+			for (mid = lo + 1; mid < n && !qless(&a[mid], &a[mid - 1]);
+			    mid++)
+				;
+			for (hi = mid; hi < n && (hi == mid ||
+			    !qless(&a[hi], &a[hi - 1])); hi++)
+				;
+			if (mid == n)
+				hi = n;
+			/* merge a[lo..mid) and a[mid..hi) into b[lo..hi) */
+			for (x = lo, y = mid; x < mid || y < hi;) {
+				if (y >= hi || (x < mid && !qless(&a[y], &a[x])))
+					b[k++] = a[x++];
+				else
+					b[k++] = a[y++];
+			}
+			if (hi > mid)
+				merged = 1;
+		}
+		t = a;
+		a = b;
+		b = t;
+	} while (merged);
+	if (a != d->q)
+		for (i = 0; i < n; i++)
+			d->q[i] = a[i];
+}
+
+/* Deliver the queued records up to time limit, in time order. */
+static void
+flush(struct fold_perfdata *d, uint64_t limit)
+{
+	size_t i, k = 0;
+
+	if (d->nq == 0)
+		return;
+	if (d->unsorted)
+		qsort_runs(d);
+	d->unsorted = 0;	/* what is left is a sorted tail */
+	for (i = 0; i < d->nq && d->q[i].time <= limit; i++)
+		if (!d->refused)
+			deliver(d, d->qbase + d->q[i].off, d->q[i].off);
+	if (i == d->nq) {
+		d->nq = 0;
+		d->qlen = 0;
+		return;
+	}
+	if (!d->mapped) {	/* keep the rest's bytes, packed */
+		unsigned char *nb = xmalloc(d->qbcap);
+		size_t len = 0;
+
+		for (k = i; k < d->nq; k++) {
+			size_t sz = r16(d, d->qbuf + d->q[k].off + 6);
+
+			memcpy(nb + len, d->qbuf + d->q[k].off, sz);
+			d->q[k].off = len;
+			len += sz;
+		}
+		free(d->qbuf);
+		d->qbuf = nb;
+		d->qbase = nb;
+		d->qlen = len;
+	}
+	memmove(d->q, d->q + i, (d->nq - i) * sizeof(*d->q));
+	d->nq -= i;
+}
+
+/* A kernel record at r (offset off in the file, or copied for a pipe). */
+static void
+queue(struct fold_perfdata *d, const unsigned char *r, size_t size,
+    uint32_t type, uint64_t off)
+{
+	uint64_t t;
+	struct qent *e;
+
+	if (type != R_SAMPLE && type != R_MMAP && type != R_MMAP2 &&
+	    type != R_COMM && type != R_FORK)
+		return;
+	t = rec_time(d, r, size, type);
+	if (t == 0) {
+		if (!d->refused)
+			deliver(d, r, off);
+		return;
+	}
+	if (t > d->max_time)
+		d->max_time = t;
+	fold_grow(&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
+	if (d->nq > 0 && t < d->q[d->nq - 1].time)
+		d->unsorted = 1;
+	e = &d->q[d->nq++];
+	e->time = t;
+	e->seq = d->seq++;
+	if (d->mapped)
+		e->off = (size_t)(r - d->qbase);
+	else {
+		fold_grow(&d->qbuf, &d->qbcap, d->qlen + size, 1);
+		memcpy(d->qbuf + d->qlen, r, size);
+		d->qbase = d->qbuf;
+		e->off = d->qlen;
+		d->qlen += size;
+	}
+}
+
+static void
+round_end(struct fold_perfdata *d)
+{
+	flush(d, d->next_flush);
+	d->next_flush = d->max_time;
+}
+
+/* ---- records ------------------------------------------------------------- */
+
+static void
+build_ids(struct fold_perfdata *d, const unsigned char *p, size_t n)
+{
+	size_t pos = 0, sz, fl;
+	unsigned misc, idlen;
+
+	while (n - pos >= 8 + 4 + 24) {
+		misc = r16(d, p + pos + 4);
+		sz = r16(d, p + pos + 6);
+		if (sz < 8 + 4 + 24 || sz > n - pos)
+			break;
+		idlen = (misc & MISC_BUILD_ID_SIZE) ? p[pos + 12 + 20] : 20;
+		if (idlen > 20)
+			idlen = 20;
+		fl = strnlen((const char *)p + pos + 36, sz - 36);
+		fold_symsrc_buildid(d->ss, (const char *)p + pos + 36, fl,
+		    p + pos + 12, idlen);
+		pos += sz;
+	}
+}
+
+static void
+feature(struct fold_perfdata *d, unsigned id, const unsigned char *p,
+    size_t n, uint64_t off)
+{
+	switch (id) {
+	case F_BUILD_ID:
+		build_ids(d, p, n);
+		break;
+	case F_EVENT_DESC:
+		event_desc(d, p, n, off);
+		break;
+	case F_CMDLINE:
+		cmdline(d, p, n);
+		break;
+	case F_AUXTRACE:
+		refuse(d, "holds hardware trace (AUX area) data, which needs "
+		    "decoding: use perf script -i %s | stackcollapse-perf",
+		    d->file);
+		break;
+	case F_DIR_FORMAT:
+		refuse(d, "perf.data in directory format (perf record "
+		    "--threads) is not read: use perf script -i %s | "
+		    "stackcollapse-perf", d->file);
+		break;
+	case F_COMPRESSED:
+		refuse(d, "records compressed with perf record -z (zstd) are "
+		    "not read: use perf script -i %s | stackcollapse-perf, or "
+		    "record without -z", d->file);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * One record of size bytes at r (8 <= size).  Returns the number of
+ * bytes that follow it outside the record (AUXTRACE, pipe-mode tracing
+ * data) to be skipped.
+ */
+static uint64_t
+record(struct fold_perfdata *d, const unsigned char *r, size_t size,
+    uint64_t off, int pipe)
+{
+	uint32_t type = r32(d, r);
+	struct attr *a;
+	uint64_t v;
+
+	if (type < 64) {
+		if (d->dwarf && check_dwarf(d))
+			return 0;
+		queue(d, r, size, type, off);
+		return 0;
+	}
+	switch (type) {
+	case R_HEADER_ATTR:
+		if (size >= 16) {
+			uint32_t asz = r32(d, r + 12);
+
+			if (asz == 0)
+				asz = 64;
+			if (asz > size - 8)
+				asz = (uint32_t)(size - 8);
+			a = add_attr(d, r + 8, asz);
+			if (a != NULL)
+				add_ids(d, r + 8 + asz, size - 8 - asz);
+		}
+		break;
+	case R_HEADER_TRACING_DATA:
+		if (size >= 12 && pipe) {
+			v = r32(d, r + 8);
+			return (v + 7) & ~7ULL;
+		}
+		break;
+	case R_HEADER_BUILD_ID:
+		build_ids(d, r, size);
+		break;
+	case R_FINISHED_ROUND:
+		round_end(d);
+		break;
+	case R_AUXTRACE_INFO:
+	case R_AUXTRACE:
+		feature(d, F_AUXTRACE, NULL, 0, off);
+		break;
+	case R_COMPRESSED:
+		feature(d, F_COMPRESSED, NULL, 0, off);
+		break;
+	case R_EVENT_UPDATE:
+		if (size > 24 && r64(d, r + 8) == 2 &&	/* NAME */
+		    (a = attr_of_id(d, r64(d, r + 16))) != NULL)
+			set_name(a, r + 24, size - 24);
+		break;
+	case R_HEADER_FEATURE:
+		if (size >= 16 && r64(d, r + 8) < 256)
+			feature(d, (unsigned)r64(d, r + 8), r + 16, size - 16,
+			    off);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* ---- input --------------------------------------------------------------- */
+
+/* Read up to n bytes; fewer only at the end. */
+static size_t
+readn(int fd, void *buf, size_t n, const char *name, int *err)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		r = read(fd, (char *)buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fold_warn("%s: read error: %s", name, strerror(errno));
+			*err = 1;
+			break;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return got;
+}
+
+/* The records in [p, p + n) (file mode, or a pipe stream already read). */
+static void
+records(struct fold_perfdata *d, const unsigned char *p, size_t n,
+    uint64_t base, int truncated)
+{
+	size_t pos = 0, sz;
+	uint64_t skip, count = 0;
+
+	while (n - pos >= 8 && !d->refused) {
+		sz = r16(d, p + pos + 6);
+		if (sz < 8) {
+			bad(d, base + pos, "record of size under 8: the rest "
+			    "of the data is not read");
+			break;
+		}
+		if (sz > n - pos)
+			break;
+		skip = record(d, p + pos, sz, base + pos, 0);
+		pos += sz;
+		if (skip > n - pos)
+			skip = n - pos;
+		pos += (size_t)skip;
+		if (d->progress && ((++count & 4095) == 0 ||
+		    base + pos - d->done >= (1 << 20))) {
+			d->done = base + pos;
+			progress(d, 0);
+		}
+	}
+	if (n - pos > 0) {
+		if (truncated) {
+			if (!(d->o.flags & FOLD_PERFDATA_QUIET))
+				fold_warn("%s: the last record is cut short "
+				    "(%llu bytes ignored)", d->file,
+				    (unsigned long long)(n - pos));
+		} else
+			bad(d, base + pos, "record cut short at the end of "
+			    "the data");
+	}
+}
+
+/*
+ * Where file mode reads its sections from: the whole file in memory (it
+ * came through a pipe), or a regular file read with pread(2).  at() gives
+ * len bytes at off (bounds checked by the caller), valid until the next
+ * call; NULL on a read error.
+ */
+struct src {
+	const unsigned char *mem;
+	int fd;
+	uint64_t size;
+	unsigned char *tmp;
+	size_t tmpcap;
+};
+
+static const unsigned char *
+at(struct fold_perfdata *d, struct src *s, uint64_t off, size_t len)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	if (s->mem != NULL)
+		return s->mem + off;
+	fold_grow(&s->tmp, &s->tmpcap, len + 1, 1);
+	while (got < len) {
+		r = pread(s->fd, s->tmp + got, len - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r < 0)
+				fold_warn("%s: read error: %s", d->file,
+				    strerror(errno));
+			d->status = 1;
+			return NULL;
+		}
+		got += (size_t)r;
+	}
+	return s->tmp;
+}
+
+static void stream(struct fold_perfdata *d, int fd, const unsigned char *have,
+    size_t nhave, uint64_t off, uint64_t limit, int pipe, int truncated);
+
+static void
+file_mode(struct fold_perfdata *d, struct src *sr)
+{
+	uint64_t hsize, asz, aoff, alen, doff, dlen, foff, fsize = sr->size;
+	uint64_t flags[4], ioff, ilen;
+	size_t i, nattr, nf = 0;
+	int truncated = 0;
+	const unsigned char *b, *e;
+
+	if (fsize < 104 || (b = at(d, sr, 0, 104)) == NULL) {
+		refuse(d, "perf.data header cut short");
+		return;
+	}
+	hsize = r64(d, b + 8);
+	asz = r64(d, b + 16);
+	aoff = r64(d, b + 24);
+	alen = r64(d, b + 32);
+	doff = r64(d, b + 40);
+	dlen = r64(d, b + 48);
+	for (i = 0; i < 4; i++)
+		flags[i] = r64(d, b + 72 + 8 * i);
+	if (hsize < 104 || asz < 16 + 64 || asz > 1 << 16) {
+		refuse(d, "not a perf.data header this tool knows (header "
+		    "size %llu, attr size %llu)", (unsigned long long)hsize,
+		    (unsigned long long)asz);
+		return;
+	}
+	if (aoff > fsize || alen > fsize - aoff) {
+		bad(d, 24, "attrs section past the end of the file");
+		alen = aoff > fsize ? 0 : fsize - aoff;
+	}
+	if (doff > fsize) {
+		refuse(d, "data section past the end of the file");
+		return;
+	}
+	if (dlen == 0 && fsize > doff) {
+		truncated = 1;
+		dlen = fsize - doff;
+		if (!(d->o.flags & FOLD_PERFDATA_QUIET))
+			fold_warn("%s: data size 0 in the header (perf record "
+			    "did not finish?): reading the records up to the "
+			    "last whole one", d->file);
+	} else if (dlen > fsize - doff) {
+		bad(d, 40, "data section past the end of the file");
+		dlen = fsize - doff;
+		truncated = 1;
+	}
+	/* attrs and their ids */
+	nattr = (size_t)(alen / asz);
+	for (i = 0; i < nattr; i++) {
+		if ((e = at(d, sr, aoff + i * asz, (size_t)asz)) == NULL)
+			break;
+		ioff = r64(d, e + asz - 16);
+		ilen = r64(d, e + asz - 8);
+		if (add_attr(d, e, (size_t)asz - 16) == NULL)
+			continue;
+		if (ioff > fsize || ilen > fsize - ioff) {
+			bad(d, aoff + i * asz, "sample ids past the end of "
+			    "the file");
+			continue;
+		}
+		if ((e = at(d, sr, ioff, (size_t)ilen)) != NULL)
+			add_ids(d, e, (size_t)ilen);
+	}
+	if (d->nattrs == 0) {
+		refuse(d, "no events in the perf.data header");
+		return;
+	}
+	/* features, right after the data */
+	foff = doff + dlen;
+	if (!truncated) {
+		unsigned bit;
+
+		for (bit = 0; bit < 256 && !d->refused; bit++) {
+			uint64_t so, sl;
+
+			if (!(flags[bit / 64] & (1ULL << (bit % 64))))
+				continue;
+			if (foff + 16 * (nf + 1) > fsize ||
+			    (e = at(d, sr, foff + 16 * nf, 16)) == NULL) {
+				bad(d, foff, "feature table past the end of "
+				    "the file");
+				break;
+			}
+			so = r64(d, e);
+			sl = r64(d, e + 8);
+			nf++;
+			if (so > fsize || sl > fsize - so) {
+				bad(d, foff, "feature section past the end "
+				    "of the file");
+				continue;
+			}
+			if ((e = at(d, sr, so, (size_t)sl)) != NULL)
+				feature(d, bit, e, (size_t)sl, so);
+		}
+	}
+	if (d->refused || check_dwarf(d))
+		return;
+	d->total = dlen;
+	d->done = doff;
+	d->progress = (d->o.flags & FOLD_PERFDATA_PROGRESS) &&
+	    !(d->o.flags & FOLD_PERFDATA_QUIET) && dlen > PROGRESS_MIN;
+	if (sr->mem != NULL) {
+		d->mapped = 1;
+		d->qbase = sr->mem;
+		records(d, sr->mem + doff, (size_t)dlen, doff, truncated);
+	} else if (lseek(sr->fd, (off_t)doff, SEEK_SET) != (off_t)doff) {
+		fold_warn("%s: cannot seek: %s", d->file, strerror(errno));
+		d->status = 1;
+	} else
+		stream(d, sr->fd, NULL, 0, doff, dlen, 0, truncated);
+}
+
+/*
+ * Records read from fd with read(2) into one buffer that holds at least a
+ * record: have[0..nhave) first, then at most limit bytes from fd.  off is
+ * the file offset of the first byte (for messages).  Queued records are
+ * copied, so the buffer is reused.
+ */
+static void
+stream(struct fold_perfdata *d, int fd, const unsigned char *have,
+    size_t nhave, uint64_t off, uint64_t limit, int pipe, int truncated)
+{
+	unsigned char *buf;
+	size_t cap = 256 << 10, pos = 0, end = 0, sz, want;
+	uint64_t skip, count = 0, left = limit;
+	int err = 0, eof = 0;
+	ssize_t r;
+
+	d->mapped = 0;
+	buf = xmalloc(cap);
+	if (nhave > 0) {
+		memcpy(buf, have, nhave);
+		end = nhave;
+	}
+	for (;;) {
+		/* whole records in buf[pos..end) */
+		while (end - pos >= 8 && !d->refused) {
+			sz = r16(d, buf + pos + 6);
+			if (sz < 8) {
+				bad(d, off, "record of size under 8: the rest "
+				    "of the data is not read");
+				eof = 2;
+				break;
+			}
+			if (sz > end - pos)
+				break;
+			skip = record(d, buf + pos, sz, off, pipe);
+			pos += sz;
+			off += sz;
+			while (skip > 0) {	/* bytes outside the record */
+				size_t k = end - pos < skip ? end - pos :
+				    (size_t)skip;
+
+				pos += k;
+				off += k;
+				skip -= k;
+				if (skip > 0) {
+					pos = end = 0;
+					want = left < cap ? (size_t)left : cap;
+					r = want > 0 ? read(fd, buf, want) : 0;
+					if (r < 0 && errno == EINTR)
+						continue;
+					if (r <= 0) {
+						eof = 1;
+						break;
+					}
+					end = (size_t)r;
+					left -= (uint64_t)r;
+				}
+			}
+			if (eof)
+				break;
+			if (d->progress && ((++count & 4095) == 0 ||
+			    off - d->done >= (1 << 20))) {
+				d->done = off;
+				progress(d, 0);
+			}
+		}
+		if (eof || d->refused)
+			break;
+		if (pos > 0) {
+			memmove(buf, buf + pos, end - pos);
+			end -= pos;
+			pos = 0;
+		}
+		if (end == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		want = left < cap - end ? (size_t)left : cap - end;
+		if (want == 0)
+			break;
+		r = read(fd, buf + end, want);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fold_warn("%s: read error: %s", d->file,
+			    strerror(errno));
+			err = 1;
+			break;
+		}
+		if (r == 0)
+			break;
+		end += (size_t)r;
+		left -= (uint64_t)r;
+	}
+	if (eof != 2 && !d->refused && end > pos) {
+		if (pipe || truncated) {
+			if (!(d->o.flags & FOLD_PERFDATA_QUIET))
+				fold_warn("%s: the last record is cut short "
+				    "(%llu bytes ignored)", d->file,
+				    (unsigned long long)(end - pos));
+		} else
+			bad(d, off, "record cut short at the end of the data");
+	}
+	if (err)
+		d->status = 1;
+	free(buf);
+}
+
+int
+fold_perfdata_magic(const void *p, size_t n)
+{
+	uint64_t v;
+
+	if (n < 8)
+		return 0;
+	memcpy(&v, p, 8);
+	return v == MAGIC2 || v == bswap64(MAGIC2);
+}
+
+struct fold_perfdata *
+fold_perfdata_new(const struct fold_perfdata_opts *o)
+{
+	struct fold_perfdata *d = xcalloc(1, sizeof(*d));
+
+	d->o = *o;
+	d->ss = fold_symsrc_new(o->symfs, o->buildid_dir,
+	    (o->flags & FOLD_PERFDATA_QUIET) ? FOLD_SYMSRC_QUIET : 0);
+	fold_intern_init(&d->names);
+	fold_intern_init(&d->comms);
+	d->gen = 1;		/* 0: no maps (hv), 1: unused */
+	d->fcmask = (1U << FCACHE_BITS) - 1;
+	d->fc = xcalloc(d->fcmask + 1, sizeof(*d->fc));
+	return d;
+}
+
+/* Forget the threads, maps and events of the last file. */
+static void
+reset(struct fold_perfdata *d, int again)
+{
+	size_t i;
+
+	for (i = 0; i < d->nattrs; i++)
+		free(d->attrs[i].name);
+	d->nattrs = 0;
+	m_free(&d->ids);
+	m_free(&d->tids);
+	for (i = 0; i < d->nmaps; i++) {
+		free(d->maps[i]->v);
+		free(d->maps[i]);
+	}
+	d->nmaps = 0;
+	d->nthreads = 0;
+	if (d->fcn > 0)
+		memset(d->fc, 0, (d->fcmask + 1) * sizeof(*d->fc));
+	d->fcn = 0;
+	d->nq = d->qlen = 0;
+	d->seq = d->next_flush = d->max_time = 0;
+	d->unsorted = 0;
+	d->samples = d->unknown_id = d->bad = 0;
+	d->refused = 0;
+	d->dwarf = 0;
+	free(d->cmdline);
+	d->cmdline = NULL;
+	d->warned_bad = 0;
+	d->shown = 0;
+	d->kgen = ++d->gen;
+	if (!again)
+		return;
+	/* perf's idle thread: pid 0 is "swapper" from the start */
+	new_thread(d, 0, 0, new_maps(d))->comm =
+	    fold_intern(&d->comms, "swapper", 7, NULL);
+}
+
+int
+fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
+    const char *name, unsigned char *head, size_t nhead)
+{
+	struct stat sb;
+	struct src sr;
+	unsigned char *b = NULL;
+	size_t cap = 0;
+	uint64_t magic, hsize;
+	int err = 0;
+
+	reset(d, 1);
+	d->p = p;
+	d->file = name;
+	d->status = 0;
+	memcpy(&magic, head, 8);
+	d->swap = magic != MAGIC2;
+	d->writer_le = head[0] == 'P';
+	if (nhead < 16)
+		nhead += readn(fd, head + nhead, 16 - nhead, name, &err);
+	if (nhead < 16)
+		refuse(d, "perf.data header cut short");
+	hsize = nhead < 16 ? 0 : r64(d, head + 8);
+	memset(&sr, 0, sizeof(sr));
+	sr.fd = fd;
+	if (d->refused)
+		;
+	else if (hsize == 16)	/* pipe mode */
+		stream(d, fd, head + 16, nhead - 16, 16, UINT64_MAX, 1, 0);
+	else if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    lseek(fd, 0, SEEK_CUR) == (off_t)nhead) {
+		sr.size = (uint64_t)sb.st_size;
+		file_mode(d, &sr);
+	} else {		/* file mode through a pipe: all of it first */
+		size_t fsize = nhead, got;
+
+		cap = 1 << 20;
+		b = xmalloc(cap);
+		memcpy(b, head, nhead);
+		for (;;) {
+			if (fsize == cap)
+				b = xrealloc(b, cap *= 2);
+			got = readn(fd, b + fsize, cap - fsize, name, &err);
+			fsize += got;
+			if (got == 0 || err)
+				break;
+		}
+		sr.mem = b;
+		sr.size = fsize;
+		file_mode(d, &sr);
+	}
+	flush(d, UINT64_MAX);
+	progress(d, 1);
+	if (d->samples == 0 && !d->refused &&
+	    !(d->o.flags & FOLD_PERFDATA_QUIET))
+		fold_warn("%s: no samples", name);
+	if (d->unknown_id > 0 && !(d->o.flags & FOLD_PERFDATA_QUIET))
+		fold_warn("%s: %llu samples of unknown events skipped", name,
+		    (unsigned long long)d->unknown_id);
+	if (d->bad > 1 && !(d->o.flags & FOLD_PERFDATA_QUIET))
+		fold_warn("%s: %llu bad records", name,
+		    (unsigned long long)d->bad);
+	free(b);
+	free(sr.tmp);
+	d->qbase = NULL;
+	if (err)
+		d->status = 1;
+	return d->refused ? 2 : d->status;
+}
+
+void
+fold_perfdata_free(struct fold_perfdata *d)
+{
+	reset(d, 0);
+	free(d->attrs);
+	free(d->threads);
+	free(d->maps);
+	free(d->fc);
+	free(d->frames);
+	free(d->q);
+	free(d->qtmp);
+	free(d->qbuf);
+	fold_intern_free(&d->names);
+	fold_intern_free(&d->comms);
+	fold_symsrc_free(d->ss);
+	free(d);
+}
+
+/* ---- any input ------------------------------------------------------------ */
+
+int
+fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
+    int nfiles, char **files)
+{
+	static char *dash[] = { "-" };
+	struct fold_perfdata *d = NULL;
+	unsigned char head[16];
+	int i, fd, err, r, refused = 0;
+	size_t n;
+	const char *name;
+
+	if (nfiles <= 0) {
+		nfiles = 1;
+		files = dash;
+	}
+	for (i = 0; i < nfiles; i++) {
+		err = 0;
+		if (strcmp(files[i], "-") == 0) {
+			fd = 0;
+			name = "<stdin>";
+		} else {
+			name = files[i];
+			if ((fd = open(name, O_RDONLY)) < 0) {
+				fold_warn("%s: %s", name, strerror(errno));
+				p->status = 1;
+				continue;
+			}
+		}
+		n = readn(fd, head, 8, name, &err);
+		if (err)
+			p->status = 1;
+		if (fold_perfdata_magic(head, n)) {
+			if (d == NULL)
+				d = fold_perfdata_new(o);
+			if ((r = fold_perfdata_file(d, p, fd, name, head, n)) != 0)
+				p->status = 1;
+			if (r == 2)
+				refused = 1;
+		} else
+			fold_perf_run_fd(p, fd, name, (const char *)head, n);
+		if (fd > 0)
+			close(fd);
+	}
+	if (d != NULL)
+		fold_perfdata_free(d);
+	return refused;
+}

@@ -1,0 +1,532 @@
+/*
+ * syms.c - a sorted symbol table with perf's rules: which of several
+ * symbols at one address is kept, and where a symbol of size 0 ends.
+ *
+ * Symbols are added in the order of their source, sorted once by start
+ * (ties keep that order, as perf's tree does), then:
+ *  - a symbol of size 0 ends where the next one starts; the last, at the
+ *    page after the one it starts in; in kallsyms a zero-size symbol before
+ *    the first of a module (or the first after one) ends one page on;
+ *  - of symbols at the same start, one is kept: sized over zero-sized, not
+ *    weak over weak, global over not global, fewer leading underscores,
+ *    longer name, else the one first in the source.
+ * (These are perf's symbols__fixup_end and symbols__fixup_duplicate, in
+ * that order.)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+
+#define STB_GLOBAL 1
+#define STB_WEAK 2
+
+struct fsym {
+	uint64_t start, end;
+	const char *name;
+	const char *module;
+	uint32_t idx;		/* order of addition */
+	uint16_t type;
+	uint8_t bind;
+	uint8_t shared;		/* an earlier symbol also holds its start */
+};
+
+/*
+ * Where symbols overlap (a symbol of size 0 extended over PLT entries
+ * added after it, nested symbols, perf map entries at one address), which
+ * one perf finds depends on the shape of its red-black tree: the first on
+ * the path from the root that holds the address.  Then the tree is built
+ * here as perf builds it (same insertions and erasures, in the same order,
+ * with the classic algorithms Linux's rbtree implements) and searched the
+ * same way.  Nodes are indexed by order of addition.
+ */
+#define NIL UINT32_MAX
+struct tnode {
+	uint64_t start;
+	uint32_t l, r, p;
+	uint32_t pos;		/* index in v, NIL once erased */
+	uint8_t red;
+};
+
+struct fold_syms {
+	struct fsym *v;
+	size_t n, cap;
+	void *own;
+	uint64_t *starts;	/* v[i].start, searched */
+	struct tnode *t;	/* NULL: no overlaps */
+	uint32_t root;
+};
+
+struct fold_syms *
+fold_syms_new(void)
+{
+	return xcalloc(1, sizeof(struct fold_syms));
+}
+
+void
+fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
+    const char *name, const char *module, int bind, int type)
+{
+	struct fsym *s;
+
+	if (t->n >= UINT32_MAX - 1)
+		return;
+	fold_grow(&t->v, &t->cap, t->n + 1, sizeof(*t->v));
+	s = &t->v[t->n];
+	s->start = start;
+	s->end = start + size;
+	if (s->end < start)	/* wrapped: up to the top */
+		s->end = UINT64_MAX;
+	s->name = name;
+	s->module = module;
+	s->idx = (uint32_t)t->n;
+	s->type = (uint16_t)type;
+	s->bind = (uint8_t)bind;
+	t->n++;
+}
+
+/* ---- the red-black tree (CLRS, as Linux's lib/rbtree.c) ---- */
+
+static void
+rot_left(struct fold_syms *t, uint32_t x)
+{
+	struct tnode *n = t->t;
+	uint32_t y = n[x].r;
+
+	n[x].r = n[y].l;
+	if (n[y].l != NIL)
+		n[n[y].l].p = x;
+	n[y].p = n[x].p;
+	if (n[x].p == NIL)
+		t->root = y;
+	else if (n[n[x].p].l == x)
+		n[n[x].p].l = y;
+	else
+		n[n[x].p].r = y;
+	n[y].l = x;
+	n[x].p = y;
+}
+
+static void
+rot_right(struct fold_syms *t, uint32_t x)
+{
+	struct tnode *n = t->t;
+	uint32_t y = n[x].l;
+
+	n[x].l = n[y].r;
+	if (n[y].r != NIL)
+		n[n[y].r].p = x;
+	n[y].p = n[x].p;
+	if (n[x].p == NIL)
+		t->root = y;
+	else if (n[n[x].p].r == x)
+		n[n[x].p].r = y;
+	else
+		n[n[x].p].l = y;
+	n[y].r = x;
+	n[x].p = y;
+}
+
+#define RED(x) ((x) != NIL && n[x].red)
+
+/* perf's __symbols__insert: equal starts go right. */
+static void
+tree_insert(struct fold_syms *t, uint32_t z)
+{
+	struct tnode *n = t->t;
+	uint32_t y = NIL, x = t->root, g, u;
+
+	while (x != NIL) {
+		y = x;
+		x = n[z].start < n[x].start ? n[x].l : n[x].r;
+	}
+	n[z].p = y;
+	n[z].l = n[z].r = NIL;
+	n[z].red = 1;
+	if (y == NIL)
+		t->root = z;
+	else if (n[z].start < n[y].start)
+		n[y].l = z;
+	else
+		n[y].r = z;
+	while (RED(n[z].p)) {
+		y = n[z].p;
+		g = n[y].p;
+		if (y == n[g].l) {
+			u = n[g].r;
+			if (RED(u)) {
+				n[y].red = n[u].red = 0;
+				n[g].red = 1;
+				z = g;
+				continue;
+			}
+			if (z == n[y].r) {
+				z = y;
+				rot_left(t, z);
+				y = n[z].p;
+			}
+			n[y].red = 0;
+			n[g].red = 1;
+			rot_right(t, g);
+		} else {
+			u = n[g].l;
+			if (RED(u)) {
+				n[y].red = n[u].red = 0;
+				n[g].red = 1;
+				z = g;
+				continue;
+			}
+			if (z == n[y].l) {
+				z = y;
+				rot_right(t, z);
+				y = n[z].p;
+			}
+			n[y].red = 0;
+			n[g].red = 1;
+			rot_left(t, g);
+		}
+	}
+	n[t->root].red = 0;
+}
+
+static void
+transplant(struct fold_syms *t, uint32_t u, uint32_t v)
+{
+	struct tnode *n = t->t;
+
+	if (n[u].p == NIL)
+		t->root = v;
+	else if (u == n[n[u].p].l)
+		n[n[u].p].l = v;
+	else
+		n[n[u].p].r = v;
+	if (v != NIL)
+		n[v].p = n[u].p;
+}
+
+/* Linux's rb_erase: the successor takes the place and color of z. */
+static void
+tree_erase(struct fold_syms *t, uint32_t z)
+{
+	struct tnode *n = t->t;
+	uint32_t x, xp, y, w;
+	int black;
+
+	if (n[z].l == NIL || n[z].r == NIL) {
+		x = n[z].l == NIL ? n[z].r : n[z].l;
+		xp = n[z].p;
+		black = !n[z].red;
+		transplant(t, z, x);
+	} else {
+		y = n[z].r;
+		while (n[y].l != NIL)
+			y = n[y].l;
+		black = !n[y].red;
+		x = n[y].r;
+		if (n[y].p == z)
+			xp = y;
+		else {
+			xp = n[y].p;
+			transplant(t, y, x);
+			n[y].r = n[z].r;
+			n[n[y].r].p = y;
+		}
+		transplant(t, z, y);
+		n[y].l = n[z].l;
+		n[n[y].l].p = y;
+		n[y].red = n[z].red;
+	}
+	if (!black)
+		return;
+	while (x != t->root && !RED(x)) {
+		if (x == n[xp].l) {
+			w = n[xp].r;
+			if (RED(w)) {
+				n[w].red = 0;
+				n[xp].red = 1;
+				rot_left(t, xp);
+				w = n[xp].r;
+			}
+			if (!RED(n[w].l) && !RED(n[w].r)) {
+				n[w].red = 1;
+				x = xp;
+				xp = n[x].p;
+				continue;
+			}
+			if (!RED(n[w].r)) {
+				n[n[w].l].red = 0;
+				n[w].red = 1;
+				rot_right(t, w);
+				w = n[xp].r;
+			}
+			n[w].red = n[xp].red;
+			n[xp].red = 0;
+			if (n[w].r != NIL)
+				n[n[w].r].red = 0;
+			rot_left(t, xp);
+			x = t->root;
+		} else {
+			w = n[xp].l;
+			if (RED(w)) {
+				n[w].red = 0;
+				n[xp].red = 1;
+				rot_right(t, xp);
+				w = n[xp].l;
+			}
+			if (!RED(n[w].r) && !RED(n[w].l)) {
+				n[w].red = 1;
+				x = xp;
+				xp = n[x].p;
+				continue;
+			}
+			if (!RED(n[w].l)) {
+				n[n[w].r].red = 0;
+				n[w].red = 1;
+				rot_left(t, w);
+				w = n[xp].l;
+			}
+			n[w].red = n[xp].red;
+			n[xp].red = 0;
+			if (n[w].l != NIL)
+				n[n[w].l].red = 0;
+			rot_right(t, xp);
+			x = t->root;
+		}
+	}
+	if (x != NIL)
+		n[x].red = 0;
+}
+
+void
+fold_syms_reserve(struct fold_syms *t, size_t n)
+{
+	if (n < UINT32_MAX)
+		fold_grow(&t->v, &t->cap, n, sizeof(*t->v));
+}
+
+static int
+cmp_start(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static size_t
+underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol: 1 to keep a, 0 to keep b. */
+static int
+better(const struct fsym *a, const struct fsym *b)
+{
+	uint64_t la = a->end - a->start, lb = b->end - b->start;
+	size_t na, nb;
+
+	if (lb == 0 && la > 0)
+		return 1;
+	if (la == 0 && lb > 0)
+		return 0;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return b->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL;
+	na = underscores(a->name);
+	nb = underscores(b->name);
+	if (na != nb)
+		return na < nb;
+	na = strlen(a->name);
+	nb = strlen(b->name);
+	if (na != nb)
+		return na > nb;
+	/* perf's default tie-break avoids the kernel's "SyS" aliases */
+	if (strncmp(a->name, "SyS", 3) == 0 ||
+	    strncmp(a->name, "compat_SyS", 10) == 0)
+		return 0;
+	return 1;
+}
+
+static uint64_t
+roundup4k(uint64_t x)
+{
+	return (x + 4095) & ~(uint64_t)4095;
+}
+
+void
+fold_syms_own(struct fold_syms *t, void *p)
+{
+	free(t->own);
+	t->own = p;
+}
+
+/* perf's tree for t's symbols (n0 added; erased[] lost at the same
+ * start, in the order perf erases them). */
+static void
+build_tree(struct fold_syms *t, size_t n0, const uint64_t *start,
+    const unsigned char *late, const uint32_t *erased, size_t nerased)
+{
+	struct tnode *n = xcalloc(n0, sizeof(*n));
+	size_t i;
+
+	t->t = n;
+	t->root = NIL;
+	for (i = 0; i < n0; i++) {
+		n[i].start = start[i];
+		n[i].pos = NIL;
+	}
+	for (i = 0; i < t->n; i++)
+		n[t->v[i].idx].pos = (uint32_t)i;
+	for (i = 0; i < n0; i++)
+		if (!late[i])
+			tree_insert(t, (uint32_t)i);
+	for (i = 0; i < nerased; i++)
+		tree_erase(t, erased[i]);
+	for (i = 0; i < n0; i++)
+		if (late[i])
+			tree_insert(t, (uint32_t)i);
+}
+
+void
+fold_syms_done(struct fold_syms *t, int kind)
+{
+	struct fsym *v = t->v, *p, *c;
+	size_t i, j, n = t->n, n0 = t->n, nerased = 0;
+	uint64_t max, *start;
+	uint32_t *erased;
+	unsigned char *late;
+	int kallsyms = kind == FOLD_SYMS_KALLSYMS, overlap = 0;
+
+	start = xmalloc((n0 ? n0 : 1) * sizeof(*start));
+	late = xmalloc(n0 ? n0 : 1);
+	erased = xmalloc((n0 ? n0 : 1) * sizeof(*erased));
+	for (i = 0; i < n0; i++) {
+		start[i] = v[i].start;
+		late[i] = (v[i].type & FOLD_SYM_LATE) != 0;
+	}
+	for (i = 1; i < n; i++)	/* often sorted already (kallsyms) */
+		if (cmp_start(&v[i - 1], &v[i]) > 0)
+			break;
+	if (i < n)
+		qsort(v, n, sizeof(*v), cmp_start);
+	if (kind != FOLD_SYMS_PERFMAP) {
+		/* symbols__fixup_end, over all but the late ones */
+		for (i = 0, j = SIZE_MAX; i < n; i++) {
+			c = &v[i];
+			if (c->type & FOLD_SYM_LATE)
+				continue;
+			p = j != SIZE_MAX ? &v[j] : NULL;
+			if (p != NULL && p->end == p->start) {
+				if (kallsyms &&
+				    (p->module == NULL) != (c->module == NULL))
+					p->end = roundup4k(p->end + 4096);
+				else
+					p->end = c->start;
+			}
+			j = i;
+		}
+		if (j != SIZE_MAX && v[j].end == v[j].start)
+			v[j].end = roundup4k(v[j].start) + 4096;
+		/* symbols__fixup_duplicate (late ones come after the others
+		 * of their start, and are kept) */
+		for (i = 0, j = 0; i < n; i++) {
+			if (j > 0 && v[j - 1].start == v[i].start &&
+			    !((v[i].type | v[j - 1].type) & FOLD_SYM_LATE)) {
+				if (better(&v[j - 1], &v[i]))
+					erased[nerased++] = v[i].idx;
+				else {
+					erased[nerased++] = v[j - 1].idx;
+					v[j - 1] = v[i];
+				}
+				continue;
+			}
+			v[j++] = v[i];
+		}
+		t->n = n = j;
+	}
+	t->starts = xmalloc((n ? n : 1) * sizeof(*t->starts));
+	for (i = 0, max = 0; i < n; i++) {
+		t->starts[i] = v[i].start;
+		v[i].shared = i > 0 && (v[i].start < max ||
+		    v[i].start == v[i - 1].start);
+		overlap |= v[i].shared;
+		if (v[i].end > max)
+			max = v[i].end;
+	}
+	if (overlap)
+		build_tree(t, n0, start, late, erased, nerased);
+	free(start);
+	free(late);
+	free(erased);
+}
+
+const char *
+fold_syms_find(const struct fold_syms *t, uint64_t addr, uint64_t *start,
+    const char **module)
+{
+	const struct fsym *v = t->v, *f = NULL;
+	const struct tnode *n = t->t;
+	const uint64_t *st = t->starts;
+	size_t lo = 0, hi = t->n, mid;
+	uint32_t x;
+
+	if (module != NULL)
+		*module = NULL;
+	while (lo < hi) {	/* the last with start <= addr */
+		mid = lo + (hi - lo) / 2;
+		if (st[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	f = &v[lo - 1];
+	/* where no other symbol holds f's start, f alone decides; else the
+	 * answer is the one perf's tree gives */
+	if (n != NULL && f->shared) {
+		for (x = t->root; x != NIL;) {
+			f = &v[n[x].pos];
+			if (addr < f->start)
+				x = n[x].l;
+			else if (addr > f->end ||
+			    (addr == f->end && addr != f->start))
+				x = n[x].r;
+			else
+				break;
+		}
+		if (x == NIL)
+			return NULL;
+	} else if (addr >= f->end && addr != f->start)
+		return NULL;
+	if (start != NULL)
+		*start = f->start;
+	if (module != NULL)
+		*module = f->module;
+	return f->name;
+}
+
+size_t
+fold_syms_count(const struct fold_syms *t)
+{
+	return t->n;
+}
+
+void
+fold_syms_free(struct fold_syms *t)
+{
+	if (t == NULL)
+		return;
+	free(t->v);
+	free(t->starts);
+	free(t->t);
+	free(t->own);
+	free(t);
+}

@@ -1,0 +1,742 @@
+/*
+ * symsrc.c - the symbol sources of one run: where each recorded object's
+ * symbols are read from (in perf's order), each opened and indexed once.
+ *
+ * A user object (ELF) is looked for in these places, each prefixed with
+ * --symfs except the build-id cache; those with xx/rest need a build id
+ * (recorded, or read from the file at its path when none was recorded, as
+ * perf does):
+ *   1. the file named by PATH's .gnu_debuglink: the first that exists of
+ *      NAME (in the current directory: perf's order), DIR/NAME,
+ *      DIR/.debug/NAME, /usr/lib/debug/DIR/NAME (DIR: PATH's directory)
+ *   2. BUILDID_DIR/.build-id/xx/rest/elf   (the cached copy)
+ *   3. BUILDID_DIR/.build-id/xx/rest/debug
+ *   4. /usr/lib/debug/PATH.debug, /usr/lib/debug/PATH
+ *   5. /usr/lib/debug/.build-id/xx/rest.debug
+ *   6. PATH
+ * A candidate whose build id differs from the known one is not used.  The
+ * first with a .symtab gives the symbols; the first with a .dynsym gives
+ * the program headers and the PLT (perf's syms_ss and runtime_ss); either
+ * stands for the other when it is the only one found.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fold.h"
+
+#if defined(__linux__) && defined(__has_include)
+#if __has_include(<sys/auxv.h>)
+#include <sys/auxv.h>
+#define HAVE_GETAUXVAL 1
+#endif
+#endif
+
+#define BIDMAX 20
+
+enum { D_ELF, D_PERFMAP, D_NONE };
+
+struct fold_dso {
+	struct fold_dso *next;	/* hash chain */
+	uint64_t h;
+	char *path;
+	size_t pathlen;
+	unsigned char bid[BIDMAX];
+	size_t bidlen;
+	int kind;
+	int loaded, checked;
+	struct fold_elf *syms, *rt;	/* rt may equal syms, or be NULL */
+	struct fold_syms *map;	/* perf map */
+};
+
+struct fold_symsrc {
+	char *symfs;		/* "" for none */
+	char *bdir;
+	unsigned flags;
+	struct fold_dso **tab;
+	size_t mask, n;
+	/* the kernel */
+	unsigned char kbid[BIDMAX];
+	size_t kbidlen;
+	int kloaded;
+	struct fold_syms *k;
+	char kref[64];
+	uint64_t kref_addr;
+	int has_kref;
+	uint64_t kdelta;	/* recorded minus file addresses */
+	/* the last hit */
+	struct fold_dso *last_dso;
+	uint64_t last_off, last_start;
+	const char *last_name;
+	char *buf;		/* scratch path */
+	size_t bufcap;
+};
+
+static char *
+xstrndup(const char *s, size_t n)
+{
+	char *c = xmalloc(n + 1);
+
+	memcpy(c, s, n);
+	c[n] = '\0';
+	return c;
+}
+
+struct fold_symsrc *
+fold_symsrc_new(const char *symfs, const char *buildid_dir, unsigned flags)
+{
+	struct fold_symsrc *s = xcalloc(1, sizeof(*s));
+	const char *home, *env;
+	size_t n;
+
+	s->flags = flags;
+	s->symfs = xstrdup(symfs != NULL ? symfs : "");
+	n = strlen(s->symfs);
+	while (n > 0 && s->symfs[n - 1] == '/')	/* "dir/" + "/path" */
+		s->symfs[--n] = '\0';
+	if (buildid_dir != NULL)
+		s->bdir = xstrdup(buildid_dir);
+	else if ((env = getenv("PERF_BUILDID_DIR")) != NULL && *env != '\0')
+		s->bdir = xstrdup(env);
+	else {
+		home = getenv("HOME");
+		if (home == NULL || *home == '\0')
+			home = "/";
+		s->bdir = xmalloc(strlen(home) + 8);
+		sprintf(s->bdir, "%s/.debug", home);
+	}
+	s->mask = 63;
+	s->tab = xcalloc(s->mask + 1, sizeof(*s->tab));
+	return s;
+}
+
+static struct fold_dso *
+find_dso(struct fold_symsrc *s, const char *path, size_t len, int create)
+{
+	uint64_t h = fold_hash(path, len);
+	struct fold_dso *d, **tab;
+	size_t i, cap;
+
+	for (d = s->tab[h & s->mask]; d != NULL; d = d->next)
+		if (d->h == h && d->pathlen == len &&
+		    memcmp(d->path, path, len) == 0)
+			return d;
+	if (!create)
+		return NULL;
+	if (s->n >= s->mask) {	/* grow: rehash the chains */
+		cap = (s->mask + 1) * 2;
+		tab = xcalloc(cap, sizeof(*tab));
+		for (i = 0; i <= s->mask; i++)
+			while ((d = s->tab[i]) != NULL) {
+				s->tab[i] = d->next;
+				d->next = tab[d->h & (cap - 1)];
+				tab[d->h & (cap - 1)] = d;
+			}
+		free(s->tab);
+		s->tab = tab;
+		s->mask = cap - 1;
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->h = h;
+	d->path = xstrndup(path, len);
+	d->pathlen = len;
+	if (len > 10 && memcmp(path, "/tmp/perf-", 10) == 0)
+		d->kind = D_PERFMAP;
+	else if (len == 0 || path[0] != '/' || memchr(path, '\0', len) ||
+	    path[1] == '/' || (len >= 7 && memcmp(path, "/memfd:", 7) == 0) ||
+	    (len >= 9 && memcmp(path, "/dev/zero", 9) == 0) ||
+	    (len >= 5 && memcmp(path, "/SYSV", 5) == 0) ||
+	    (len >= 14 && memcmp(path, "/anon_hugepage", 14) == 0))
+		d->kind = D_NONE;	/* [heap], //anon, memfd ...; [vdso]: below */
+	else
+		d->kind = D_ELF;
+	if (len == 6 && memcmp(path, "[vdso]", 6) == 0)
+		d->kind = D_ELF;
+	d->next = s->tab[h & s->mask];
+	s->tab[h & s->mask] = d;
+	s->n++;
+	return d;
+}
+
+struct fold_dso *
+fold_symsrc_dso(struct fold_symsrc *s, const char *path, size_t pathlen)
+{
+	return find_dso(s, path, pathlen, 1);
+}
+
+void
+fold_symsrc_buildid(struct fold_symsrc *s, const char *path, size_t pathlen,
+    const unsigned char *id, size_t idlen)
+{
+	struct fold_dso *d;
+
+	if (idlen > BIDMAX)
+		idlen = BIDMAX;
+	if (pathlen == 17 && memcmp(path, "[kernel.kallsyms]", 17) == 0) {
+		if (!s->kloaded) {
+			memcpy(s->kbid, id, idlen);
+			s->kbidlen = idlen;
+		}
+		return;
+	}
+	d = find_dso(s, path, pathlen, 1);
+	if (!d->loaded) {
+		memcpy(d->bid, id, idlen);
+		d->bidlen = idlen;
+	}
+}
+
+/* perf's dso__build_id_equal: a recorded id of 20 bytes also matches a
+ * shorter one followed by zeros. */
+static int
+bid_equal(const unsigned char *rec, size_t reclen, const unsigned char *id,
+    size_t len)
+{
+	size_t i;
+
+	if (reclen > len && reclen == BIDMAX) {
+		if (memcmp(rec, id, len) != 0)
+			return 0;
+		for (i = len; i < reclen; i++)
+			if (rec[i] != 0)
+				return 0;
+		return 1;
+	}
+	return reclen == len && memcmp(rec, id, len) == 0;
+}
+
+static const char *
+mkpath(struct fold_symsrc *s, const char *a, const char *b, const char *c,
+    const char *d)
+{
+	size_t n = strlen(a) + strlen(b) + strlen(c) + strlen(d) + 1;
+
+	fold_grow(&s->buf, &s->bufcap, n, 1);
+	snprintf(s->buf, n, "%s%s%s%s", a, b, c, d);
+	return s->buf;
+}
+
+static void
+hexid(char *out, const unsigned char *id, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = hx[id[i] >> 4];
+		out[2 * i + 1] = hx[id[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+/* BUILDID_DIR/.build-id/xx/rest, then file: the old style cache has a
+ * regular file at the link, the new one a directory holding file. */
+static const char *
+cache_path(struct fold_symsrc *s, const unsigned char *id, size_t n,
+    const char *file)
+{
+	char hex[2 * BIDMAX + 1], xx[4], *p;
+	struct stat st;
+
+	hexid(hex, id, n);
+	xx[0] = hex[0];
+	xx[1] = hex[1];
+	xx[2] = '/';
+	xx[3] = '\0';
+	p = (char *)mkpath(s, s->bdir, "/.build-id/", xx, hex + 2);
+	if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+		return p;
+	p = xstrdup(p);
+	mkpath(s, p, "/", file, "");
+	free(p);
+	return s->buf;
+}
+
+/* Open a candidate; 1 if it is usable (ELF, build id as known). */
+static struct fold_elf *
+try_open(struct fold_dso *d, const char *path, int *why_errno,
+    const char **why)
+{
+	struct fold_elf *e;
+	const unsigned char *id;
+	size_t n;
+
+	if ((e = fold_elf_open(path, why)) == NULL) {
+		if (*why == NULL)
+			*why_errno = errno;
+		return NULL;
+	}
+	if (d->bidlen > 0) {
+		n = fold_elf_buildid(e, &id);
+		if (n == 0 || !bid_equal(d->bid, d->bidlen, id, n)) {
+			*why = "build id differs from the recorded one";
+			fold_elf_free(e);
+			return NULL;
+		}
+	}
+	return e;
+}
+
+/*
+ * perf reads "[vdso]" from a copy of its own vDSO when the build-id cache
+ * has none: so do we, from this process's (Linux), if its build id is the
+ * recorded one.  The size comes from the image's own headers.
+ */
+static struct fold_elf *
+own_vdso(void)
+{
+#ifdef HAVE_GETAUXVAL
+	const unsigned char *p = (const void *)getauxval(AT_SYSINFO_EHDR);
+	uint64_t end = 0, x, shoff, phoff;
+	uint16_t shnum, shent, phnum, phent, i;
+	uint32_t type;
+	const char *why;
+
+	if (p == NULL || memcmp(p, "\177ELF", 4) != 0 || p[4] != 2)
+		return NULL;	/* 64-bit only, as perf's own copy */
+	memcpy(&phoff, p + 32, 8);
+	memcpy(&shoff, p + 40, 8);
+	memcpy(&phent, p + 54, 2);
+	memcpy(&phnum, p + 56, 2);
+	memcpy(&shent, p + 58, 2);
+	memcpy(&shnum, p + 60, 2);
+	end = shoff + (uint64_t)shnum * shent;
+	for (i = 0; i < phnum && phent >= 56; i++) {
+		memcpy(&type, p + phoff + (uint64_t)i * phent, 4);
+		memcpy(&x, p + phoff + (uint64_t)i * phent + 8, 8);
+		if (type == 1) {	/* PT_LOAD: offset + filesz */
+			uint64_t fs;
+
+			memcpy(&fs, p + phoff + (uint64_t)i * phent + 32, 8);
+			if (x + fs > end)
+				end = x + fs;
+		}
+	}
+	if (end < 64 || end > (1 << 20))
+		return NULL;
+	return fold_elf_mem(p, (size_t)end, &why);
+#else
+	return NULL;
+#endif
+}
+
+static int
+is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* perf's places for the debuglink file name (a copy, or NULL). */
+static char *
+debuglink_path(struct fold_symsrc *s, const char *path, const char *name)
+{
+	char *dir, *slash, *r = NULL;
+
+	dir = xstrdup(mkpath(s, s->symfs, path, "", ""));
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	if (is_file(name))
+		r = xstrdup(name);
+	else if (is_file(mkpath(s, dir, "/", name, "")) ||
+	    is_file(mkpath(s, dir, "/.debug/", name, "")))
+		r = xstrdup(s->buf);
+	else {
+		r = xstrdup(mkpath(s, "/usr/lib/debug", dir, "/", ""));
+		if (!is_file(mkpath(s, r, name, "", ""))) {
+			free(r);
+			r = NULL;
+		} else {
+			free(r);
+			r = xstrdup(s->buf);
+		}
+	}
+	free(dir);
+	return r;
+}
+
+static void
+load_elf(struct fold_symsrc *s, struct fold_dso *d)
+{
+	const char *cand[8], *why = NULL, *why_main = NULL, *link;
+	char *p;
+	char *own[8];
+	int nc = 0, i, err = 0, err_main = 0;
+	struct fold_elf *e, *syms = NULL, *rt = NULL;
+	char hex[2 * BIDMAX + 1];
+	const unsigned char *id;
+	size_t n;
+	int vdso = strcmp(d->path, "[vdso]") == 0;
+
+	/* perf reads the build id at the path when none was recorded, and
+	 * the path's debuglink */
+	if (!vdso && (e = fold_elf_open(mkpath(s, s->symfs, d->path, "", ""),
+	    &why)) != NULL) {
+		if (d->bidlen == 0 && (n = fold_elf_buildid(e, &id)) > 0) {
+			memcpy(d->bid, id, n);
+			d->bidlen = n;
+		}
+		if ((link = fold_elf_debuglink(e)) != NULL &&
+		    (p = debuglink_path(s, d->path, link)) != NULL)
+			cand[nc++] = p;
+		fold_elf_free(e);
+	}
+	if (d->bidlen > 0) {
+		cand[nc++] = xstrdup(cache_path(s, d->bid, d->bidlen,
+		    vdso ? "vdso" : "elf"));
+		if (!vdso)
+			cand[nc++] = xstrdup(cache_path(s, d->bid, d->bidlen,
+			    "debug"));
+	}
+	if (!vdso) {
+		cand[nc++] = xstrdup(mkpath(s, s->symfs, "/usr/lib/debug",
+		    d->path, ".debug"));
+		cand[nc++] = xstrdup(mkpath(s, s->symfs, "/usr/lib/debug",
+		    d->path, ""));
+		if (d->bidlen > 0) {
+			hexid(hex, d->bid, d->bidlen);
+			cand[nc] = xstrdup(mkpath(s, s->symfs,
+			    "/usr/lib/debug/.build-id/xx/", hex + 2, ".debug"));
+			memcpy(strstr((char *)cand[nc], "/xx/") + 1, hex, 2);
+			nc++;
+		}
+		cand[nc++] = xstrdup(mkpath(s, s->symfs, d->path, "", ""));
+	}
+	for (i = 0; i < nc; i++)
+		own[i] = (char *)cand[i];
+	for (i = 0; i < nc && (syms == NULL || rt == NULL); i++) {
+		why = NULL;
+		err = 0;
+		e = try_open(d, cand[i], &err, &why);
+		if (e == NULL) {
+			if (i == nc - 1) {	/* the recorded path says why */
+				why_main = why;
+				err_main = err;
+			}
+			continue;
+		}
+		if (syms == NULL && fold_elf_has_symtab(e)) {
+			syms = e;
+			if (rt == NULL && fold_elf_has_dynsym(e))
+				rt = e;
+		} else if (rt == NULL && fold_elf_has_dynsym(e))
+			rt = e;
+		else
+			fold_elf_free(e);
+	}
+	if (syms == NULL && rt == NULL && vdso && (e = own_vdso()) != NULL) {
+		n = fold_elf_buildid(e, &id);
+		if (d->bidlen == 0 || (n > 0 && bid_equal(d->bid, d->bidlen, id, n)))
+			rt = e;
+		else
+			fold_elf_free(e);
+	}
+	if (syms == NULL)
+		syms = rt;
+	if (syms == NULL) {
+		if (!(s->flags & FOLD_SYMSRC_QUIET) && !vdso) {
+			if (why_main != NULL)
+				fold_warn("%s: %s", d->path, why_main);
+			else if (err_main != 0)
+				fold_warn("%s: %s", d->path, strerror(err_main));
+		}
+	} else {
+		if (rt != NULL && rt != syms)
+			fold_elf_runtime(syms, rt);
+		d->syms = syms;
+		d->rt = rt != syms ? rt : NULL;
+	}
+	for (i = 0; i < nc; i++)
+		free(own[i]);
+}
+
+static void
+load_permap(struct fold_symsrc *s, struct fold_dso *d)
+{
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	ssize_t r;
+	int fd;
+	struct stat st;
+
+	if ((fd = open(d->path, O_RDONLY)) < 0) {
+		if (!(s->flags & FOLD_SYMSRC_QUIET))
+			fold_warn("%s: %s", d->path, strerror(errno));
+		return;
+	}
+	/* as perf: another user's map could name anything */
+	if (fstat(fd, &st) == 0 && st.st_uid != 0 && st.st_uid != geteuid()) {
+		if (!(s->flags & FOLD_SYMSRC_QUIET))
+			fold_warn("%s: not owned by the current user or root: "
+			    "not used", d->path);
+		close(fd);
+		return;
+	}
+	for (;;) {
+		fold_grow(&buf, &cap, n + 65536, 1);
+		if ((r = read(fd, buf + n, cap - n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (!(s->flags & FOLD_SYMSRC_QUIET))
+				fold_warn("%s: %s", d->path, strerror(errno));
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	d->map = fold_syms_permap(buf != NULL ? buf : "", n);
+	free(buf);
+}
+
+const char *
+fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
+    uint64_t pgoff, uint64_t addr, uint64_t *symstart)
+{
+	const char *name, *why;
+	uint64_t off, st;
+
+	if (!d->loaded) {
+		d->loaded = 1;
+		if (d->kind == D_ELF)
+			load_elf(s, d);
+		else if (d->kind == D_PERFMAP)
+			load_permap(s, d);
+	}
+	if (d->kind == D_PERFMAP) {
+		if (d->map == NULL)
+			return NULL;
+		return fold_syms_find(d->map, addr, symstart, NULL);
+	}
+	if (d->syms == NULL)
+		return NULL;
+	if (!d->checked) {	/* indexes the table: report damage once */
+		d->checked = 1;
+		if ((why = fold_elf_problem(d->syms)) != NULL &&
+		    !(s->flags & FOLD_SYMSRC_QUIET))
+			fold_warn("%s: %s", d->path, why);
+	}
+	off = addr - start + pgoff;
+	if (s->last_dso == d && s->last_off == off) {
+		name = s->last_name;
+		st = s->last_start;
+	} else {
+		name = fold_elf_sym(d->syms, off, &st);
+		s->last_dso = d;
+		s->last_off = off;
+		s->last_name = name;
+		s->last_start = st;
+	}
+	if (name != NULL && symstart != NULL)
+		*symstart = st - pgoff + start;
+	return name;
+}
+
+const char *
+fold_symsrc_jit(struct fold_symsrc *s, long pid, uint64_t addr,
+    uint64_t *symstart)
+{
+	char path[40];
+	int n = snprintf(path, sizeof(path), "/tmp/perf-%ld.map", pid);
+
+	return fold_symsrc_user(s, find_dso(s, path, (size_t)n, 1), 0, 0,
+	    addr, symstart);
+}
+
+void
+fold_symsrc_kernel_ref(struct fold_symsrc *s, const char *name,
+    size_t namelen, uint64_t addr)
+{
+	if (s->kloaded || namelen == 0 || namelen >= sizeof(s->kref))
+		return;
+	memcpy(s->kref, name, namelen);
+	s->kref[namelen] = '\0';
+	s->kref_addr = addr;
+	s->has_kref = 1;
+}
+
+/* The whole of a (proc) file, read(2) until its end; NULL if unreadable. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	ssize_t r;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return NULL;
+	for (;;) {
+		fold_grow(&buf, &cap, n + (1 << 20) + 1, 1);
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (r < 0) {
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+/* The build id in /sys/kernel/notes (notes in native byte order). */
+static size_t
+running_kernel_bid(unsigned char *id)
+{
+	size_t n, off = 0, len = 0;
+	uint32_t nsz, dsz, type;
+	char *b = slurp("/sys/kernel/notes", &n);
+
+	while (b != NULL && n - off >= 12) {
+		memcpy(&nsz, b + off, 4);
+		memcpy(&dsz, b + off + 4, 4);
+		memcpy(&type, b + off + 8, 4);
+		off += 12;
+		nsz = (nsz + 3) & ~3u;
+		dsz = (dsz + 3) & ~3u;
+		if (nsz > n - off || dsz > n - off - nsz)
+			break;
+		if (type == 3 && nsz == 4 && memcmp(b + off, "GNU", 4) == 0) {
+			memcpy(&dsz, b + off - 8, 4);
+			len = dsz > BIDMAX ? BIDMAX : dsz;
+			memcpy(id, b + off + nsz, len);
+			break;
+		}
+		off += nsz + dsz;
+	}
+	free(b);
+	return len;
+}
+
+/* The address of the first kallsyms line naming name. */
+static int
+kallsyms_addr(const char *b, size_t n, const char *name, uint64_t *addr)
+{
+	const char *p = b, *end = b + n, *nl, *q;
+	size_t len = strlen(name);
+	uint64_t v;
+	int d;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		for (q = p; q < nl && *q != ' '; q++)
+			;
+		if ((size_t)(nl - q) < 3 + len || q[2] != ' ' ||
+		    memcmp(q + 3, name, len) != 0 ||
+		    (q + 3 + len < nl && q[3 + len] != '\t'))
+			continue;
+		for (v = 0; p < q; p++) {
+			d = *p >= '0' && *p <= '9' ? *p - '0' :
+			    *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 :
+			    *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : -1;
+			if (d < 0)
+				break;
+			v = v << 4 | (uint64_t)d;
+		}
+		if (p == q) {
+			*addr = v;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void
+load_kernel(struct fold_symsrc *s)
+{
+	unsigned char id[BIDMAX];
+	char hex[2 * BIDMAX + 1];
+	const char *path = "/proc/kallsyms";
+	char *buf;
+	size_t n, len;
+	uint64_t at;
+
+	s->kloaded = 1;
+	if (s->kbidlen > 0) {
+		len = running_kernel_bid(id);
+		if (len == 0 || !bid_equal(s->kbid, s->kbidlen, id, len)) {
+			hexid(hex, s->kbid, s->kbidlen);
+			path = mkpath(s, s->bdir, "/[kernel.kallsyms]/", hex,
+			    "/kallsyms");
+		}
+	}
+	if ((buf = slurp(path, &n)) == NULL) {
+		if (!(s->flags & FOLD_SYMSRC_QUIET))
+			fold_warn("%s: %s", path, strerror(errno));
+		return;
+	}
+	/* KASLR: the file's addresses move to the recorded ones by the
+	 * distance between the reference symbol here and as recorded */
+	if (s->has_kref && kallsyms_addr(buf, n, s->kref, &at))
+		s->kdelta = s->kref_addr - at;
+	s->k = fold_syms_kallsyms_own(buf, n);
+}
+
+const char *
+fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr, const char **dso,
+    uint64_t *symstart)
+{
+	const char *name, *mod;
+	uint64_t st;
+
+	if (!s->kloaded)
+		load_kernel(s);
+	if (dso != NULL)
+		*dso = "[kernel.kallsyms]";
+	if (s->k == NULL)
+		return NULL;
+	/* the relocation moves the kernel's symbols, not the modules' (perf's
+	 * dso__split_kallsyms) */
+	name = fold_syms_find(s->k, addr - s->kdelta, &st, &mod);
+	if (name != NULL && mod == NULL) {
+		if (symstart != NULL)
+			*symstart = st + s->kdelta;
+		return name;
+	}
+	if (s->kdelta != 0)
+		name = fold_syms_find(s->k, addr, &st, &mod);
+	if (name == NULL || mod == NULL)
+		return NULL;
+	if (dso != NULL)
+		*dso = mod;
+	if (symstart != NULL)
+		*symstart = st;
+	return name;
+}
+
+void
+fold_symsrc_free(struct fold_symsrc *s)
+{
+	struct fold_dso *d;
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i <= s->mask; i++)
+		while ((d = s->tab[i]) != NULL) {
+			s->tab[i] = d->next;
+			fold_elf_free(d->syms);
+			fold_elf_free(d->rt);
+			fold_syms_free(d->map);
+			free(d->path);
+			free(d);
+		}
+	free(s->tab);
+	fold_syms_free(s->k);
+	free(s->symfs);
+	free(s->bdir);
+	free(s->buf);
+	free(s);
+}

@@ -1,0 +1,116 @@
+# perfdata.sh - sourced by run.sh ($work is the cwd, $bin, $top, $runs
+# defined there): stackcollapse-perf on perf.data against the pipeline it
+# replaces, `perf script --no-demangle | stackcollapse-perf`, side by side.
+#
+# Both sides keep names as they are (--no-demangle: minidb is C anyway).
+# The captures are recorded once per bench folder: examples/workload/minidb
+# (two threads) under `perf record -F 20000 -g`, 1300 rounds (about 100k
+# samples) and 2600 rounds (twice as long).  Needs perf and permission to
+# record; says so and goes on otherwise.
+pd1=perfdata-1.data
+pd2=perfdata-2.data
+pdu=perfdata-u.data		# user frames only: no kallsyms to read
+pd_ok=1
+if [ ! -s "$pd1" ] || [ ! -s "$pd2" ]; then
+	if ! command -v perf > /dev/null 2>&1; then
+		echo "perf.data: perf not installed, skipped"
+		pd_ok=0
+	elif ! cc -O1 -g -fno-omit-frame-pointer -pthread -o pd-minidb \
+	    "$top/examples/workload/minidb.c"; then
+		echo "perf.data: cannot build minidb, skipped"
+		pd_ok=0
+	elif ! perf record -q -F 20000 -g -o "$pd1" -- ./pd-minidb -t -n 1300 \
+	    > /dev/null 2>&1 || ! perf record -q -F 20000 -g -o "$pd2" -- \
+	    ./pd-minidb -t -n 2600 > /dev/null 2>&1 || ! perf record -q -F 20000 \
+	    -g -e cpu-clock:u -o "$pdu" -- ./pd-minidb -t -n 1300 > /dev/null 2>&1; then
+		echo "perf.data: perf record not permitted, skipped"
+		rm -f "$pd1" "$pd2" "$pdu"
+		pd_ok=0
+	fi
+fi
+
+# pd_best CMD...: the best wall time of $runs runs of a shell command.
+pd_best() {
+	pb=
+	for r in $(seq "$runs"); do
+		t0=$(date +%s.%N)
+		sh -c "$1" > /dev/null 2>&1
+		t1=$(date +%s.%N)
+		pb=$(awk -v a="$t0" -v b="$t1" -v p="$pb" 'BEGIN {
+			t = b - a; if (p == "" || t < p) print t; else print p }')
+	done
+	echo "$pb"
+}
+
+# pd_cpu CMD...: the least CPU time (user + system, of all the processes
+# of the command) of $runs runs: the machine may be shared, CPU time is what
+# each side costs.
+pd_cpu() {
+	pc=
+	for r in $(seq "$runs"); do
+		c=$(sh -c "$1 > /dev/null 2>&1; times" | awk 'NR == 2 {
+			t = 0
+			for (i = 1; i <= 2; i++) {
+				split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2]
+			}
+			print t }')
+		pc=$(awk -v a="$c" -v p="$pc" 'BEGIN { if (p == "" || a < p) print a; else print p }')
+	done
+	echo "$pc"
+}
+
+if [ "$pd_ok" = 1 ]; then
+	sc=$bin/stackcollapse-perf
+	n1=$(perf script -F comm -i "$pd1" 2> /dev/null | wc -l)
+	s1=$(wc -c < "$pd1")
+	s2=$(wc -c < "$pd2")
+	# the same stacks both ways, or the figures mean nothing
+	perf script --no-demangle -i "$pd1" 2> /dev/null | "$sc" > pd-text.out
+	"$sc" --no-demangle "$pd1" > pd-data.out
+	cmp -s pd-text.out pd-data.out || echo "perf.data: the two paths differ on $pd1!"
+	rm -f pd-text.out pd-data.out
+	tp=$(pd_best "perf script --no-demangle -i $pd1 | $sc")
+	cp=$(pd_cpu "perf script --no-demangle -i $pd1 | $sc")
+	c1=$(pd_cpu "$sc --no-demangle $pd1")
+	c2=$(pd_cpu "$sc --no-demangle $pd2")
+	nu=$(perf script -F comm -i "$pdu" 2> /dev/null | wc -l)
+	su=$(wc -c < "$pdu")
+	tpu=$(pd_best "perf script --no-demangle -i $pdu | $sc")
+	set -- $(./runstat /dev/null "$sc" --no-demangle "$pdu")
+	tu=$1
+	for r in $(seq "$runs"); do
+		set -- $(./runstat /dev/null "$sc" --no-demangle "$pdu")
+		[ "$(awk -v a="$1" -v b="$tu" 'BEGIN { print (a < b) }')" = 1 ] && tu=$1
+	done
+	set -- $(./runstat /dev/null "$sc" --no-demangle "$pd1")
+	t1=$1 k1=$2
+	for r in $(seq "$runs"); do
+		set -- $(./runstat /dev/null "$sc" --no-demangle "$pd1")
+		[ "$(awk -v a="$1" -v b="$t1" 'BEGIN { print (a < b) }')" = 1 ] && t1=$1 k1=$2
+	done
+	set -- $(./runstat /dev/null "$sc" --no-demangle "$pd2")
+	t2=$1 k2=$2
+	for r in $(seq "$runs"); do
+		set -- $(./runstat /dev/null "$sc" --no-demangle "$pd2")
+		[ "$(awk -v a="$1" -v b="$t2" 'BEGIN { print (a < b) }')" = 1 ] && t2=$1 k2=$2
+	done
+	awk -v n="$n1" -v s1="$s1" -v s2="$s2" -v tp="$tp" -v t1="$t1" \
+	    -v t2="$t2" -v k1="$k1" -v k2="$k2" -v cp="$cp" -v c1="$c1" -v c2="$c2" -v nu="$nu" -v su="$su" \
+	    -v tpu="$tpu" -v tu="$tu" 'BEGIN {
+		printf "%-22s %-34s %8.3f s  %.3f s CPU  (%d samples, %.1f MB)\n",
+		    "perf script | s-perf", "perf.data, minidb 2 threads", tp, cp, n, s1 / 1e6
+		printf "%-22s %-34s %8.3f s  %.3f s CPU  %4.0fx faster (CPU %.0fx)  %7.1f MB RSS\n",
+		    "stackcollapse-perf", "same perf.data", t1, c1, tp / t1,
+		    (c1 > 0 ? cp / c1 : 0), k1 / 1024
+		printf "%-22s %-34s %8.3f s  %7.1f MB RSS (%+.1f%%)\n",
+		    "stackcollapse-perf", "twice as long a capture", t2, k2 / 1024,
+		    (k2 - k1) * 100 / k1
+		printf "%-22s %-34s %8.3f s against %.3f s: %.0fx  (%d samples, %.1f MB)\n",
+		    "stackcollapse-perf", "user frames only (cpu-clock:u)", tu, tpu,
+		    (tu > 0 ? tpu / tu : 0), nu, su / 1e6
+		if (c2 > c1)
+			printf "%-22s %-34s %8.0f MB/s once indexed ((size2 - size1) / (cpu2 - cpu1))\n",
+			    "stackcollapse-perf", "the second half of it",
+			    (s2 - s1) / 1e6 / (c2 - c1)
+	}'
+fi

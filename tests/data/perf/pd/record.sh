@@ -1,0 +1,129 @@
+#!/bin/sh
+# record.sh - re-record the perf.data fixtures of stackcollapse-perf-data.bats
+# (as root, with perf 6.1).  See README in the folder above for what each is.
+#
+#   sh tests/data/perf/pd/record.sh
+#
+# The programs are built and run in /tmp/foldkit-pd (the paths recorded in
+# the captures).  Every capture's objects with samples go to the build-id
+# cache buildid/ (perf --buildid-dir); the cache is then cut down to what
+# perf archive would gather of our own: our binaries, the vDSO and a
+# kallsyms trimmed to the symbols the samples hit and their neighbours (the
+# system libraries are the same on every machine of this image).  NAME.txt
+# is `perf --buildid-dir buildid script --no-demangle --kallsyms KALLSYMS -i
+# NAME.data` with the originals moved away, so only the cache is used;
+# NAME.dm.folded and NAME.dm-all.folded are the stacks (default options,
+# and --tid --all --addrs) of the same without --no-demangle, collapsed by
+# build/bin/stackcollapse-perf (make it first).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../../.." && pwd)
+w=/tmp/foldkit-pd
+cache=$here/buildid
+rm -rf "$w" "$cache" "$here/symfs" "$here"/*.data*
+mkdir -p "$w"
+CF="-O1 -g -fno-omit-frame-pointer"
+
+cc $CF -pthread -o $w/minidb "$top/examples/workload/minidb.c"
+g++ $CF -o $w/cpp "$here/src/cpp.cc"
+rustc -C opt-level=1 -C force-frame-pointers=yes -C strip=debuginfo -o $w/rust "$here/src/main.rs"
+cc $CF -fPIC -shared -o $w/libfk.so "$here/src/libfk.c"
+cc $CF -o $w/shlib "$here/src/shlib.c" -L$w -lfk -Wl,-rpath,$w
+cc -O1 -fno-omit-frame-pointer -rdynamic -o $w/stripped "$here/src/stripped.c"
+strip $w/stripped
+cc $CF -pthread -o $w/fkparent "$here/src/forker.c"
+cc $CF -pthread -DCHILD -o $w/fkchild "$here/src/forker.c"
+cc -O1 -o $w/memfd "$here/src/memfd.c"
+cc -O1 -fno-omit-frame-pointer -pthread -o $w/pipeprog "$top/examples/workload/minidb.c"
+
+rec() {
+	name=$1
+	shift
+	perf --buildid-dir "$cache" record -q -o "$here/$name.data" "$@" > /dev/null
+}
+rec cpp -F 499 -g -- $w/cpp 3000
+rec rust -F 499 -g -- $w/rust 500
+rec shlib -F 499 -g -- $w/shlib 1500
+rec stripped -F 499 -g -- $w/stripped 8000
+rec fork -F 999 -g -- $w/fkparent $w/fkchild 8
+rec events2 -F 499 -g -e cpu-clock -e task-clock -- $w/minidb -n 30
+rec jit -F 499 -g -- $w/minidb -j -n 60
+rec memfd -F 499 -g -- $w/memfd $w/stripped 3000
+rec nocallchain -F 499 -- $w/shlib 800
+rec allfields -F 499 -g -d -T --sample-cpu --phys-data --data-page-size \
+	--code-page-size -W -R --sample-identifier -s --user-regs=ip,sp -- $w/shlib 800
+rec tracepoint -F 499 -g -e cpu-clock -e sched:sched_switch -- $w/minidb -u 100 -n 30
+rec kernel -F 999 -a -g --synth=task --kernel-callchains -e cpu-clock:k -- $w/minidb -s -n 10
+perf record -q -F 99 --call-graph dwarf,512 -o "$here/refuse-dwarf.data" \
+	-- $w/shlib 300 > /dev/null
+perf record -q -z -g -o "$here/refuse-zstd.data" -- $w/shlib 50 > /dev/null
+perf record -q -F 499 -g -o - -- $w/pipeprog -t -c 'pipe worker' -n 40 \
+	> "$here/pipe.data" 2> /dev/null
+mkdir -p "$here/symfs$w"
+cp $w/pipeprog "$here/symfs$w/pipeprog"
+strip -g "$here/symfs$w/pipeprog"
+for m in /tmp/perf-*.map; do
+	pid=${m#/tmp/perf-}
+	pid=${pid%.map}
+	if perf script -F pid -i "$here/jit.data" 2> /dev/null | grep -qw "$pid"; then
+		cp "$m" "$here/jit.perf-map"
+		echo "$pid" > "$here/jit.pid"
+	fi
+done
+
+# The cache: our objects, the vDSO, a trimmed kallsyms.
+for l in "$cache"/.build-id/*/*; do
+	t=$(readlink "$l")
+	case $t in
+	*/tmp/foldkit-pd/*|*'[vdso]'*|*'[kernel.kallsyms]'*) ;;
+	*) rm -rf "$cache/.build-id/${t#../../}" "$l" ;;
+	esac
+done
+rm -rf "$cache/usr" "$cache/lib"
+find "$cache" -name probes -exec rm -f {} +
+ks=$(ls "$cache"/\[kernel.kallsyms\]/*/kallsyms)
+mv $w $w.away
+for f in "$here"/*.data; do
+	case $f in */refuse-*) continue ;; esac
+	perf --buildid-dir "$cache" script --no-demangle -i "$f" 2> /dev/null
+done | awk '/\(\[kernel\.kallsyms\]\)$/ { s = $(NF - 1); sub(/\+0x[0-9a-f]+$/, "", s); print s }' |
+	sort -u > "$w.syms"
+awk -v want="$w.syms" 'BEGIN { while ((getline l < want) > 0) need[l] = 1 }
+	{ line[NR] = $0; name[NR] = $3 }
+	END {
+		for (i = 1; i <= NR; i++)
+			if (name[i] in need || name[i] == "_text" || name[i] == "_stext" || i == 1)
+				keep[i - 1] = keep[i] = keep[i + 1] = 1
+		for (i = 1; i <= NR; i++) if (i in keep) print line[i]
+	}' "$ks" > "$ks.new"
+mv "$ks.new" "$ks"
+rm -f "$w.syms"
+
+# The text perf script prints for each, from the cache only.
+cp "$here/jit.perf-map" "/tmp/perf-$(cat "$here/jit.pid").map"
+for f in "$here"/*.data; do
+	case $f in */refuse-*) continue ;; esac
+	n=${f%.data}
+	if [ "$n" = "$here/pipe" ]; then
+		perf script --no-demangle --symfs "$here/symfs" -i - < "$f" > "$n.txt" 2> /dev/null
+	else
+		perf --buildid-dir "$cache" script --no-demangle --kallsyms "$ks" -i "$f" > "$n.txt" 2> /dev/null
+	fi
+done
+# The stacks of perf script's demangled text, for the default of
+# stackcollapse-perf on perf.data (the text itself is not kept).
+for f in "$here"/*.data; do
+	case $f in */refuse-*|*/memfd.data) continue ;; esac
+	n=${f%.data}
+	if [ "$n" = "$here/pipe" ]; then
+		perf script --symfs "$here/symfs" -i - < "$f" > "$n.dm.txt" 2> /dev/null
+	else
+		perf --buildid-dir "$cache" script --kallsyms "$ks" -i "$f" > "$n.dm.txt" 2> /dev/null
+	fi
+	"$top/build/bin/stackcollapse-perf" -q "$n.dm.txt" > "$n.dm.folded"
+	"$top/build/bin/stackcollapse-perf" -q --tid --all --addrs "$n.dm.txt" > "$n.dm-all.folded"
+	rm -f "$n.dm.txt"
+done
+mv $w.away $w
+ls -la "$here"
+du -sh "$here"

@@ -1,0 +1,391 @@
+#!/usr/bin/env bats
+# stackcollapse-perf on perf.data: the same stacks as perf script's text.
+
+load helper
+
+sc() { "$BIN/stackcollapse-perf" "$@"; }
+D=$BATS_TEST_DIRNAME/data/perf/pd
+B=$D/buildid
+MANGLE=$TESTBIN/pdmangle
+
+# Every option the output contract covers, one set per line.
+OPTSETS=(
+	""
+	"--pid"
+	"--tid"
+	"--kernel"
+	"--jit"
+	"--all"
+	"--addrs"
+	"--samples"
+	"--event-filter cpu-clock"
+	"--event-filter task-clock"
+	"--skip-after main"
+	"--skip-after run_workload"
+	"--tid --all --addrs"
+)
+
+setup() {
+	# The JIT capture's map, where perf wrote it (perf reads it there).
+	JITMAP=/tmp/perf-$(cat "$D/jit.pid").map
+	if [ -e "$JITMAP" ] && ! cmp -s "$JITMAP" "$D/jit.perf-map"; then
+		JITMAP=
+	elif [ ! -e "$JITMAP" ]; then
+		cp "$D/jit.perf-map" "$JITMAP" && JITMAP_MADE=1
+	fi
+}
+
+teardown() {
+	[ -n "${JITMAP_MADE:-}" ] && rm -f "$JITMAP"
+	return 0
+}
+
+# same NAME [EXTRA...]: for every option set, the stacks of NAME.data with
+# --no-demangle equal those of NAME.txt (perf script --no-demangle, recorded
+# alongside); and by default, demangled, those of perf script's own text
+# (NAME.dm.folded, NAME.dm-all.folded: collapsed when recorded).
+same() {
+	local name=$1 o
+	shift
+	for o in "${OPTSETS[@]}"; do
+		# shellcheck disable=SC2086
+		diff -u <(sc -q $o "$D/$name.txt") <(sc -q --no-demangle $o "$@" "$D/$name.data") ||
+			{ echo "differs with options: '$o'"; return 1; }
+	done
+	if [ -f "$D/$name.dm.folded" ]; then
+		diff -u "$D/$name.dm.folded" <(sc -q "$@" "$D/$name.data") ||
+			{ echo "differs from perf script (demangled)"; return 1; }
+		diff -u "$D/$name.dm-all.folded" <(sc -q --tid --all --addrs "$@" "$D/$name.data") ||
+			{ echo "differs from perf script (demangled), --tid --all --addrs"; return 1; }
+	fi
+}
+
+# ---- the recorded captures: byte for byte as perf script | stackcollapse-perf
+
+@test "C++: templates, namespaces, lambdas" {
+	same cpp --buildid-dir "$B"
+	run sc --no-demangle --buildid-dir "$B" "$D/cpp.data"
+	[[ "$output" == *"main;_Z5applyIZ4mainEUliE0_EmT_i;_ZN5store5IndexI"* ]]
+	[[ "$output" == *"_ZN5store12_GLOBAL__N_13mixEm"* ]]
+	# demangled by default, as perf script prints the names
+	run sc --buildid-dir "$B" "$D/cpp.data"
+	[[ "$output" == *"main;apply<main::{lambda(int)#2}>;store::Index<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, long>::put "* ]]
+	[[ "$output" == *";store::(anonymous namespace)::mix "* ]]
+}
+
+@test "Rust" {
+	same rust --buildid-dir "$B"
+	run sc --no-demangle --buildid-dir "$B" "$D/rust.data"
+	[[ "$output" == *";_ZN4main1m4work"* ]]
+	run sc --buildid-dir "$B" "$D/rust.data"
+	[[ "$output" == *";main::m::work"* ]]
+}
+
+@test "a program with its own shared library" {
+	same shlib --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/shlib.data"
+	[[ "$output" == *"main;fk_hash"* ]]
+}
+
+@test "a stripped binary: .dynsym names only" {
+	same stripped --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/stripped.data"
+	[[ "$output" == *"st_outer;st_inner"* ]]
+	[[ "$output" == *"[stripped]"* ]]
+}
+
+@test "fork+exec and short-lived threads: comm and maps over time" {
+	same fork --buildid-dir "$B"
+	run sc --tid --buildid-dir "$B" "$D/fork.data"
+	[[ "$output" == *"fkparent-?/"*";spin"* ]]
+	[[ "$output" == *"fkchild-?/"*";__libc_start_call_main;spin"* ]]
+	[[ "$output" == *"fk-thr-2-?/"*";start_thread;spin"* ]]
+}
+
+@test "two events: the first is the default, --event-filter picks" {
+	same events2 --buildid-dir "$B"
+	run --separate-stderr sc --buildid-dir "$B" "$D/events2.data"
+	[[ "$stderr" == *"more than one event: only 'cpu-clock' samples are kept"* ]]
+	run sc --event-filter task-clock --buildid-dir "$B" "$D/events2.data"
+	[ -n "$output" ]
+	run sc --event-filter no-such-event --buildid-dir "$B" "$D/events2.data"
+	[ -z "$output" ]
+}
+
+@test "JIT code named by /tmp/perf-PID.map" {
+	[ -n "$JITMAP" ] || skip "$JITMAP exists with other contents"
+	same jit --buildid-dir "$B"
+	run sc --jit --buildid-dir "$B" "$D/jit.data"
+	[[ "$output" == *"_[j]"* ]]
+}
+
+@test "system-wide, kernel frames" {
+	same kernel --buildid-dir "$B"
+	run sc --kernel --buildid-dir "$B" "$D/kernel.data"
+	[[ "$output" == *"entry_SYSCALL_64_after_hwframe_[k];do_syscall_64_[k]"* ]]
+}
+
+@test "samples without a call graph: one frame each" {
+	same nocallchain --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/nocallchain.data"
+	[[ "$output" == *"shlib;local_loop "* ]]
+}
+
+@test "most sample fields (ADDR CPU RAW READ REGS_USER WEIGHT DATA_SRC ...) walked" {
+	same allfields --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/allfields.data"
+	[[ "$output" == *"main;fk_hash"* ]]
+}
+
+@test "a tracepoint beside cpu-clock: no event name, counts 1, never filtered" {
+	same tracepoint --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/tracepoint.data"
+	[[ "$output" == *";schedule;__schedule "* ]]
+}
+
+@test "pipe mode (perf record -o -), binaries found with --symfs" {
+	same pipe --symfs "$D/symfs"
+	run sc --symfs "$D/symfs" "$D/pipe.data"
+	[[ "$output" == *"pipe_worker;"*"run_workload"* ]]
+	# streamed through a pipe
+	run bash -c 'cat "$1" | "$2" -q --symfs "$3"' _ "$D/pipe.data" "$BIN/stackcollapse-perf" "$D/symfs"
+	diff -u <(sc -q "$D/pipe.txt") <(printf '%s\n' "$output")
+}
+
+@test "an object name with parentheses (/memfd:fk (deleted)) stays whole" {
+	# the one deliberate difference from the text path, which cannot split
+	# "[unknown] (/memfd:fk (deleted))" right
+	run sc --buildid-dir "$B" "$D/memfd.data"
+	[[ "$output" == *";[memfd:fk (deleted)];"* ]]
+	run sc --addrs --buildid-dir "$B" "$D/memfd.data"
+	[[ "$output" == *";[memfd:fk (deleted) <"[0-9a-f]*">];"* ]]
+	# elsewhere the same as the text
+	diff -u <(sc "$D/memfd.txt" | sed 's/\[unknown\] \([; ]\)/X\1/g') \
+		<(sc --no-demangle --buildid-dir "$B" "$D/memfd.data" | sed 's/\[memfd:fk (deleted)\]/X/g')
+}
+
+@test "the build-id cache wins; without it our binaries are [unknown]" {
+	mkdir -p "$BATS_TEST_TMPDIR/empty"
+	run sc -q --buildid-dir "$BATS_TEST_TMPDIR/empty" --symfs "$BATS_TEST_TMPDIR/empty" "$D/shlib.data"
+	[[ "$output" == *";[libfk.so]"* ]]
+	[[ "$output" != *"fk_hash"* ]]
+	# the default cache is ~/.debug
+	mkdir -p "$BATS_TEST_TMPDIR/home"
+	ln -s "$B" "$BATS_TEST_TMPDIR/home/.debug"
+	run env HOME="$BATS_TEST_TMPDIR/home" "$BIN/stackcollapse-perf" "$D/shlib.data"
+	[[ "$output" == *"fk_hash"* ]]
+}
+
+@test "perf.data on stdin, mapped or streamed, and mixed with text" {
+	run sc --buildid-dir "$B" < "$D/cpp.data"
+	diff -u "$D/cpp.dm.folded" <(printf '%s\n' "$output")
+	run bash -c 'cat "$1" | "$2" --buildid-dir "$3"' _ "$D/cpp.data" "$BIN/stackcollapse-perf" "$B"
+	diff -u "$D/cpp.dm.folded" <(printf '%s\n' "$output")
+	# a perf.data and a text file: the stacks of both, summed
+	run sc --no-demangle --buildid-dir "$B" "$D/shlib.data" "$D/shlib.txt"
+	diff -u <(cat "$D/shlib.txt" "$D/shlib.txt" | sc) <(printf '%s\n' "$output")
+}
+
+@test "several perf.data files: threads and maps start over for each, stacks add up" {
+	run sc -q --no-demangle --buildid-dir "$B" "$D/shlib.data" "$D/fork.data" "$D/shlib.data"
+	diff -u <(cat "$D/shlib.txt" "$D/fork.txt" "$D/shlib.txt" | sc -q) <(printf '%s\n' "$output")
+}
+
+@test "--inline and --context ask addr2line what the text path asks it" {
+	command -v addr2line > /dev/null || skip "addr2line is not installed"
+	diff -u <(sc -q --inline --context "$D/shlib.txt") <(sc -q --no-demangle --inline --context --buildid-dir "$B" "$D/shlib.data")
+}
+
+@test "a big-endian perf.data gives the same stacks" {
+	local n
+	for n in cpp fork events2 kernel; do
+		"$MANGLE" swap "$D/$n.data" "$BATS_TEST_TMPDIR/$n.be"
+		diff -u <(sc -q --buildid-dir "$B" "$D/$n.data") \
+			<(sc -q --buildid-dir "$B" "$BATS_TEST_TMPDIR/$n.be")
+	done
+}
+
+@test "--no-demangle keeps names as recorded; --demangle is for text and changes nothing here" {
+	run sc --no-demangle --buildid-dir "$B" "$D/cpp.data"
+	[[ "$output" == *"_ZN5store"* ]]
+	[[ "$output" != *"store::"* ]]
+	diff -u <(sc --buildid-dir "$B" "$D/cpp.data") <(sc --demangle --buildid-dir "$B" "$D/cpp.data")
+	# --demangle on text of perf script --no-demangle: the same stacks
+	diff -u "$D/cpp.dm.folded" <(sc -q --demangle "$D/cpp.txt")
+	# both: text demangled, perf.data not
+	run sc -q --demangle --no-demangle --buildid-dir "$B" "$D/cpp.data" "$D/cpp.txt"
+	[[ "$output" == *"_ZN5store"* ]]
+	[[ "$output" == *"store::"* ]]
+}
+
+@test "live: record now, both paths give the same stacks" {
+	command -v perf > /dev/null || skip "perf is not installed"
+	command -v cc > /dev/null || skip "no C compiler"
+	local t=$BATS_TEST_TMPDIR
+	cc -O1 -fno-omit-frame-pointer -pthread -o "$t/minidb" \
+		"$BATS_TEST_DIRNAME/../examples/workload/minidb.c" || skip "cannot build"
+	perf record -q -N -F 999 -g -o "$t/live.data" -- "$t/minidb" -s -n 10 \
+		> /dev/null 2>&1 || skip "perf record is not permitted here"
+	perf script --no-demangle -i "$t/live.data" > "$t/live.txt" 2> /dev/null
+	[ -s "$t/live.txt" ] || skip "perf script printed nothing"
+	diff -u <(sc -q --all "$t/live.txt") <(sc -q --no-demangle --all "$t/live.data")
+	perf script -i "$t/live.data" 2> /dev/null | sc -q --all > "$t/live.dm"
+	diff -u "$t/live.dm" <(sc -q --all "$t/live.data")
+	# pipe mode, live through a pipe (a copy kept for perf script)
+	perf record -q -N -F 999 -g -o - -- "$t/minidb" -t -n 10 2> /dev/null |
+		tee "$t/pipe.data" | "$BIN/stackcollapse-perf" -q --no-demangle --tid > "$t/pipe.out"
+	perf script --no-demangle -i - < "$t/pipe.data" > "$t/pipe.txt" 2> /dev/null
+	diff -u <(sc -q --tid "$t/pipe.txt") "$t/pipe.out"
+	[ -s "$t/pipe.out" ]
+}
+
+# ---- what is refused ---------------------------------------------------------
+
+@test "--call-graph dwarf captures are refused: exit 1, nothing written" {
+	run --separate-stderr sc "$D/refuse-dwarf.data"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"recorded with --call-graph dwarf (/usr/bin/perf record "*"--call-graph dwarf,512"*"): "*"perf script -i"*"| stackcollapse-perf" ]]
+}
+
+@test "zstd-compressed records (perf record -z) are refused" {
+	run --separate-stderr sc "$D/refuse-zstd.data"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"compressed with perf record -z"* ]]
+}
+
+@test "--call-graph lbr captures are refused" {
+	"$MANGLE" lbr "$D/cpp.data" "$BATS_TEST_TMPDIR/lbr.data"
+	run --separate-stderr sc "$BATS_TEST_TMPDIR/lbr.data"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"recorded with --call-graph lbr"*"perf script -i"* ]]
+}
+
+@test "AUX area traces and directory format are refused" {
+	"$MANGLE" feat 18 "$D/cpp.data" "$BATS_TEST_TMPDIR/aux.data"
+	run --separate-stderr sc "$BATS_TEST_TMPDIR/aux.data"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"hardware trace (AUX area)"* ]]
+	"$MANGLE" feat 24 "$D/cpp.data" "$BATS_TEST_TMPDIR/dir.data"
+	run --separate-stderr sc "$BATS_TEST_TMPDIR/dir.data"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"directory format"* ]]
+}
+
+# ---- damaged and hostile files -----------------------------------------------
+
+@test "a capture cut short (perf killed: data size 0) is read up to the last whole record" {
+	"$MANGLE" killed 9000 "$D/cpp.data" "$BATS_TEST_TMPDIR/k.data"
+	run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/k.data"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"data size 0 in the header"* ]]
+	[[ "$output" == *"cpp;__libc_start_call_main;main;"* ]]
+	# -q: no warning
+	run --separate-stderr sc -q --buildid-dir "$B" "$BATS_TEST_TMPDIR/k.data"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+}
+
+@test "a data section past the end of the file: message, what is there is read" {
+	"$MANGLE" cut 3000 "$D/cpp.data" "$BATS_TEST_TMPDIR/c.data"
+	run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/c.data"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"data section past the end of the file"* ]]
+	[ -n "$output" ]
+}
+
+@test "sections and ids pointing past the end: a message, never a crash" {
+	local m
+	for m in featpast idspast; do
+		"$MANGLE" $m "$D/events2.data" "$BATS_TEST_TMPDIR/$m.data"
+		run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/$m.data"
+		[ "$status" -eq 1 ]
+		[[ "$stderr" == *"past the end of the file"* ]]
+	done
+}
+
+@test "a record of size 0: message, no hang" {
+	"$MANGLE" recsize0 "$D/cpp.data" "$BATS_TEST_TMPDIR/r.data"
+	run --separate-stderr timeout 20 "$BIN/stackcollapse-perf" "$BATS_TEST_TMPDIR/r.data"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"record of size under 8"* ]]
+}
+
+@test "a callchain of 2^60 entries: the sample is rejected" {
+	"$MANGLE" chainhuge "$D/cpp.data" "$BATS_TEST_TMPDIR/h.data"
+	run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/h.data"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"sample record shorter than its fields"* ]]
+	[ -n "$output" ]
+}
+
+@test "a callchain looping on one address is just frames" {
+	"$MANGLE" chainloop "$D/cpp.data" "$BATS_TEST_TMPDIR/l.data"
+	run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/l.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"__libc_start_call_main;__libc_start_call_main"* ]]
+}
+
+@test "a recording without samples: a warning, no stacks" {
+	"$MANGLE" killed 300 "$D/cpp.data" "$BATS_TEST_TMPDIR/e.data"
+	run --separate-stderr sc -q "$BATS_TEST_TMPDIR/e.data"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	run --separate-stderr sc "$BATS_TEST_TMPDIR/e.data"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"e.data: no samples"* ]]
+}
+
+@test "fuzz finding: an empty command name gave a line without a stack" {
+	# tests/fuzz/regress/perfdata/empty-comm: a flags byte, then the file
+	# after its magic (see tests/fuzz/fuzz_perfdata.c)
+	{ printf 'PERFILE2'; tail -c +2 "$BATS_TEST_DIRNAME/fuzz/regress/perfdata/empty-comm"; } > "$BATS_TEST_TMPDIR/f.data"
+	run --separate-stderr sc --symfs /nonexistent --buildid-dir /nonexistent "$BATS_TEST_TMPDIR/f.data"
+	[ "$status" -eq 1 ]
+	[ -n "$output" ]
+	printf '%s\n' "$output" | while IFS= read -r l; do
+		[[ "$l" =~ ^[^\ ].*\ [0-9]+$ ]] || { echo "bad line: $l"; return 1; }
+	done
+	[[ "$output" == *"[unknown] 1001001"* ]]
+}
+
+@test "perf.data magic followed by garbage or nothing" {
+	printf 'PERFILE2' > "$BATS_TEST_TMPDIR/m.data"
+	run --separate-stderr sc "$BATS_TEST_TMPDIR/m.data"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"header cut short"* ]]
+	{ printf 'PERFILE2'; head -c 4000 /dev/urandom; } > "$BATS_TEST_TMPDIR/g.data"
+	run timeout 20 "$BIN/stackcollapse-perf" "$BATS_TEST_TMPDIR/g.data"
+	[ "$status" -le 1 ]
+	# pipe mode header, then garbage
+	{ printf 'PERFILE2\020\0\0\0\0\0\0\0'; head -c 4000 /dev/urandom; } > "$BATS_TEST_TMPDIR/p.data"
+	run timeout 20 "$BIN/stackcollapse-perf" "$BATS_TEST_TMPDIR/p.data"
+	[ "$status" -le 1 ]
+}
+
+@test "progress on a terminal for a file over 64 MiB, erased; -q and a non-terminal: none" {
+	command -v script > /dev/null || skip "script(1) is not installed"
+	"$MANGLE" pad 70 "$D/cpp.data" "$BATS_TEST_TMPDIR/big.data"
+	# the same stacks
+	diff -u <(sc --buildid-dir "$B" "$D/cpp.data") <(sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/big.data")
+	run script -qc "'$BIN/stackcollapse-perf' --buildid-dir '$B' '$BATS_TEST_TMPDIR/big.data' > /dev/null" /dev/null
+	[[ "$output" == *"big.data: "*" MB of 70 ("*"%), "*" samples"* ]]
+	# ends with blanks over it and a carriage return
+	[[ "$output" == *"      "$'\r' ]]
+	run script -qc "'$BIN/stackcollapse-perf' -q --buildid-dir '$B' '$BATS_TEST_TMPDIR/big.data' > /dev/null" /dev/null
+	[ -z "$output" ]
+	run --separate-stderr sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/big.data"
+	[ -z "$stderr" ]
+	# a small file on a terminal: none
+	run script -qc "'$BIN/stackcollapse-perf' --buildid-dir '$B' '$D/cpp.data' > /dev/null" /dev/null
+	[ -z "$output" ]
+}
+
+@test "write errors: full disk is exit 1, a closed pipe ends quietly" {
+	full_disk stackcollapse-perf --buildid-dir "$B" "$D/stripped.data"
+	closed_pipe "$(sc --buildid-dir "$B" "$D/stripped.data" | head -1)" \
+		stackcollapse-perf --buildid-dir "$B" "$D/stripped.data"
+}

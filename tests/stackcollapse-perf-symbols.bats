@@ -1,0 +1,407 @@
+#!/usr/bin/env bats
+# The symbol sources behind stackcollapse-perf's perf.data mode (libfold's
+# elf.c, syms.c, ksyms.c, symsrc.c), through the symlookup test tool: for
+# every callchain frame perf script printed, our lookup must give the same
+# symbol.  Captures of our own programs (tests/data/perf/symsrc: sources,
+# record.sh, the binaries under root/) replay anywhere; the live test
+# records again on this machine and also checks libc and kernel frames.
+
+load helper
+
+SRC=$DATA/perf/symsrc
+ROOT=$SRC/root
+PROGDIR=/tmp/foldkit-symsrc
+# the sanitizer build's copy when there is one
+if [ -n "${FOLDKIT_SAN:-}" ] && [ -x "$BIN/../test/symlookup" ]; then
+	SYMLOOKUP=$BIN/../test/symlookup
+else
+	SYMLOOKUP=$TESTBIN/symlookup
+fi
+
+setup() {
+	EMPTY=$BATS_TEST_TMPDIR/emptycache
+	mkdir -p "$EMPTY"
+}
+
+# check NAME [symlookup check options]: every frame of NAME's capture
+check_capture() {
+	local name=$1
+	shift
+	run --separate-stderr "$SYMLOOKUP" check "$@" "$SRC/$name.script"
+}
+
+# the build id recorded for a path of a capture
+bid_of() { awk -v p="$2" '$2 == p { print $1 }' "$SRC/$1.bid"; }
+
+# a build-id cache (perf's layout) holding FILE for PATH with build id BID
+cache_add() {
+	local dir=$1 path=$2 bid=$3 file=$4
+	mkdir -p "$dir$path/$bid" "$dir/.build-id/${bid:0:2}"
+	cp "$file" "$dir$path/$bid/elf"
+	ln -s "../..$path/$bid" "$dir/.build-id/${bid:0:2}/${bid:2}"
+}
+
+# status 1 is also what a sanitizer exits with: look at what it says
+no_sanitizer_report() {
+	[[ "$stderr" != *Sanitizer* && "$stderr" != *"runtime error"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+}
+
+frames_at_least() {
+	local n
+	n=$(printf '%s\n' "$output" | sed -n 's/^frames \([0-9]*\) .*/\1/p')
+	[ -n "$n" ] && [ "$n" -ge "$1" ] || { fail "frames: $output"; return 1; }
+}
+
+@test "replay: PIE with static, weak, alias, ifunc, size-0 asm, label, PLT" {
+	check_capture pie -s "$ROOT" -d "$EMPTY" -b "$SRC/pie.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	frames_at_least 100
+	[[ "$output" == *" differ 0" ]]
+	# the capture holds what the rules decide
+	for s in spin_static spin_weak spin_alias spin_impl spin_nosize_loop \
+	    'strlen@plt'; do
+		grep -q " $s (" "$SRC/pie.script" || fail "no $s frame"
+	done
+}
+
+@test "replay: -no-pie executable (PLT frames inside _init's extent)" {
+	check_capture nopie -s "$ROOT" -d "$EMPTY" -b "$SRC/nopie.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	frames_at_least 100
+	grep -q ' _init (' "$SRC/nopie.script"
+}
+
+@test "replay: stripped executable (.dynsym only, [unknown] for static functions)" {
+	check_capture stripped -s "$ROOT" -d "$EMPTY" -b "$SRC/stripped.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	frames_at_least 100
+	grep -q '\[unknown\] (/tmp/foldkit-symsrc/stripped)' "$SRC/stripped.script"
+}
+
+@test "replay: lld PIE (segment addresses not their offsets, .plt entry size 0)" {
+	check_capture lldpie -s "$ROOT" -d "$EMPTY" -b "$SRC/lldpie.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	frames_at_least 100
+	# the .plt's frames: [unknown] in perf's tree of size-0 name@plt
+	grep -q '\[unknown\] (/tmp/foldkit-symsrc/lldpie)' "$SRC/lldpie.script"
+}
+
+@test "replay: a program with its own shared library" {
+	check_capture withlib -s "$ROOT" -d "$EMPTY" -b "$SRC/withlib.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	frames_at_least 100
+	grep -q ' lib_inner (/tmp/foldkit-symsrc/libsymt.so)' "$SRC/withlib.script"
+}
+
+@test "replay: C++ (namespaces, templates, a class)" {
+	check_capture cxx -s "$ROOT" -d "$EMPTY" -b "$SRC/cxx.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	frames_at_least 100
+	grep -q ' _ZN2ns3sumIdEET_RKSt6vectorIS1_SaIS1_EE (' "$SRC/cxx.script"
+}
+
+@test "replay: Rust (legacy and v0 mangled names)" {
+	check_capture rust -s "$ROOT" -d "$EMPTY" -b "$SRC/rust.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	frames_at_least 100
+	grep -q ' _RNv' "$SRC/rust.script"
+}
+
+@test "replay: [vdso] frames from the vDSO's copy in the build-id cache" {
+	check_capture vdso -s "$ROOT" -d "$SRC/cache" -b "$SRC/vdso.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	frames_at_least 100
+	grep -q ' __vdso_clock_gettime (\[vdso\])' "$SRC/vdso.script"
+}
+
+@test "[vdso] with no copy in the cache: this process's own vDSO, if its build id matches" {
+	# only on a machine whose vDSO is the recorded one (this image's kernel)
+	check_capture vdso -s "$ROOT" -d "$EMPTY" -b "$SRC/vdso.bid"
+	if [ "$status" -ne 0 ]; then
+		[[ "$output" == *"__vdso_clock_gettime ([vdso]): ours [unknown]"* ]] ||
+			fail "$output"
+		skip "this kernel's vDSO is not the recorded one"
+	fi
+	frames_at_least 100
+	# no build id recorded (pipe mode): the own vDSO is taken as it is
+	grep -v '\[vdso\]' "$SRC/vdso.bid" > "$BATS_TEST_TMPDIR/bid"
+	check_capture vdso -s "$ROOT" -d "$EMPTY" -b "$BATS_TEST_TMPDIR/bid"
+	[ "$status" -eq 0 ] || fail "$output"
+}
+
+@test "a different symbol is a failure: the check can fail" {
+	sed 's/ spin_weak (/ spin_strong (/' "$SRC/pie.script" > "$BATS_TEST_TMPDIR/bad"
+	run "$SYMLOOKUP" check -s "$ROOT" -d "$EMPTY" -b "$SRC/pie.bid" "$BATS_TEST_TMPDIR/bad"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"spin_strong (/tmp/foldkit-symsrc/pie): ours spin_weak"* ]]
+}
+
+@test "the build-id cache wins over the file at the recorded path" {
+	command -v strip >/dev/null || skip "no strip"
+	fs=$BATS_TEST_TMPDIR/fs cache=$BATS_TEST_TMPDIR/cache
+	mkdir -p "$fs$PROGDIR"
+	strip -o "$fs$PROGDIR/pie" "$ROOT$PROGDIR/pie"
+	# the stripped file alone misses the static functions
+	check_capture pie -s "$fs" -d "$EMPTY" -b "$SRC/pie.bid"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"spin_static (/tmp/foldkit-symsrc/pie): ours [unknown]"* ]]
+	cache_add "$cache" "$PROGDIR/pie" "$(bid_of pie "$PROGDIR/pie")" "$ROOT$PROGDIR/pie"
+	check_capture pie -s "$fs" -d "$cache" -b "$SRC/pie.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	# with no build id recorded, the file's own one finds the cache too
+	check_capture pie -s "$fs" -d "$cache"
+	[ "$status" -eq 0 ] || fail "$output"
+}
+
+@test "PERF_BUILDID_DIR, then HOME/.debug, when no directory is given" {
+	command -v strip >/dev/null || skip "no strip"
+	fs=$BATS_TEST_TMPDIR/fs cache=$BATS_TEST_TMPDIR/cache
+	mkdir -p "$fs$PROGDIR" "$BATS_TEST_TMPDIR/home"
+	strip -o "$fs$PROGDIR/pie" "$ROOT$PROGDIR/pie"
+	cache_add "$cache" "$PROGDIR/pie" "$(bid_of pie "$PROGDIR/pie")" "$ROOT$PROGDIR/pie"
+	PERF_BUILDID_DIR=$cache check_capture pie -s "$fs" -b "$SRC/pie.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	cache_add "$BATS_TEST_TMPDIR/home/.debug" "$PROGDIR/pie" "$(bid_of pie "$PROGDIR/pie")" "$ROOT$PROGDIR/pie"
+	PERF_BUILDID_DIR= HOME=$BATS_TEST_TMPDIR/home check_capture pie -s "$fs" -b "$SRC/pie.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+}
+
+@test "no name@plt in a file whose symbol table gives no symbol (perf adds them to a table that has some)" {
+	command -v strip >/dev/null || skip "no strip"
+	strip -o "$BATS_TEST_TMPDIR/pie" "$ROOT$PROGDIR/pie"
+	# the PIE's .dynsym has only undefined symbols once stripped
+	run "$SYMLOOKUP" elf "$BATS_TEST_TMPDIR/pie" 1040
+	[ "$output" = "1040 [unknown]" ]
+	run "$SYMLOOKUP" elf "$ROOT$PROGDIR/pie" 1040
+	[ "$output" = "1040 strlen@plt" ]
+	# -rdynamic: defined symbols in .dynsym, so the PLT is named
+	run "$SYMLOOKUP" elf "$ROOT$PROGDIR/stripped" 1040
+	[ "$output" = "1040 strlen@plt" ]
+}
+
+@test "a debug file in /usr/lib/debug/.build-id names a stripped file's functions" {
+	command -v objcopy >/dev/null || skip "no objcopy"
+	fs=$BATS_TEST_TMPDIR/fs bid=$(bid_of pie "$PROGDIR/pie")
+	mkdir -p "$fs$PROGDIR" "$fs/usr/lib/debug/.build-id/${bid:0:2}"
+	strip -o "$fs$PROGDIR/pie" "$ROOT$PROGDIR/pie"
+	objcopy --only-keep-debug "$ROOT$PROGDIR/pie" \
+		"$fs/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug"
+	check_capture pie -s "$fs" -d "$EMPTY" -b "$SRC/pie.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+}
+
+@test "the .gnu_debuglink file comes first: DIR/.debug/NAME" {
+	command -v objcopy >/dev/null || skip "no objcopy"
+	fs=$BATS_TEST_TMPDIR/fs
+	mkdir -p "$fs$PROGDIR/.debug"
+	cd "$BATS_TEST_TMPDIR"
+	objcopy --only-keep-debug "$ROOT$PROGDIR/pie" pie.debug
+	strip -o stripped "$ROOT$PROGDIR/pie"
+	objcopy --add-gnu-debuglink=pie.debug stripped "$fs$PROGDIR/pie"
+	mv pie.debug "$fs$PROGDIR/.debug/"
+	check_capture pie -s "$fs" -d "$EMPTY" -b "$SRC/pie.bid"
+	[ "$status" -eq 0 ] || fail "$output"
+	# a debuglink file of another build is not used
+	cp "$ROOT$PROGDIR/nopie" "$fs$PROGDIR/.debug/pie.debug"
+	check_capture pie -s "$fs" -d "$EMPTY" -b "$SRC/pie.bid"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"spin_static (/tmp/foldkit-symsrc/pie): ours [unknown]"* ]]
+}
+
+@test "a file whose build id differs from the recorded one is not used, said once" {
+	fs=$BATS_TEST_TMPDIR/fs
+	mkdir -p "$fs$PROGDIR"
+	cp "$ROOT$PROGDIR/nopie" "$fs$PROGDIR/pie"
+	check_capture pie -s "$fs" -d "$EMPTY" -b "$SRC/pie.bid"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"spin_weak (/tmp/foldkit-symsrc/pie): ours [unknown]"* ]]
+	[ "$stderr" = "symlookup: $PROGDIR/pie: build id differs from the recorded one" ]
+}
+
+@test "a missing file: its frames are [unknown], said once" {
+	check_capture pie -s "$BATS_TEST_TMPDIR/nothing" -d "$EMPTY" -b "$SRC/pie.bid"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "symlookup: $PROGDIR/pie: No such file or directory" ]
+}
+
+@test "ELF32 and ELF64, both byte orders: symbols at file offsets" {
+	for t in i386-linux-gnu powerpc-linux-gnu powerpc64-linux-gnu aarch64-linux-gnu; do
+		run "$SYMLOOKUP" elf "$SRC/elf/$t.elf" $(cut -d' ' -f1 "$SRC/elf/$t.want")
+		[ "$status" -eq 0 ]
+		golden "$SRC/elf/$t.want" || fail "$t"
+	done
+	# aarch64 mapping symbols ($x, $d) are not names
+	run "$SYMLOOKUP" elf "$SRC/elf/aarch64-linux-gnu.elf" 1a8
+	[ "$output" = "1a8 three" ]
+}
+
+@test "a damaged symbol table is said once, and what can be read is used" {
+	# damaged-*.elf: the PIE with .symtab's offset past the end, and with
+	# every third symbol's name offset past its string table
+	run --separate-stderr "$SYMLOOKUP" elf "$SRC/elf/damaged-symtab.elf" 1139 11a0
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "symlookup: $SRC/elf/damaged-symtab.elf: symbol table past the end of the file" ]
+	golden <(printf '%s\n' '1139 [unknown]' '11a0 [unknown]')
+	run --separate-stderr "$SYMLOOKUP" elf "$SRC/elf/damaged-names.elf" 1139 11a0 1200
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "symlookup: $SRC/elf/damaged-names.elf: symbol name outside its string table" ]
+	golden <(printf '%s\n' '1139 __do_global_dtors_aux' '11a0 [unknown]' '1200 spin_alias')
+	# through the symbol sources: said once for the whole capture
+	fs=$BATS_TEST_TMPDIR/fs
+	mkdir -p "$fs$PROGDIR"
+	cp "$SRC/elf/damaged-names.elf" "$fs$PROGDIR/pie"
+	check_capture pie -s "$fs" -d "$EMPTY" -b "$SRC/pie.bid"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "symlookup: $PROGDIR/pie: symbol name outside its string table" ]
+}
+
+@test "build ids of any length (xxHash, 8 bytes) and ELF facts" {
+	run --separate-stderr "$SYMLOOKUP" info "$SRC/elf/powerpc-linux-gnu.elf"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "buildid dc00401ed0eb0f97" ]
+	[ "${lines[1]}" = "symtab 1 dynsym 0" ]
+	[ "${lines[2]}" = "symbols 4" ]
+}
+
+@test "kallsyms: types kept, duplicates, zero sizes, modules" {
+	printf '%s\n' \
+		'ffffffff81000000 T _stext' \
+		'ffffffff81000000 T _text' \
+		'ffffffff81000010 t local_fn' \
+		'ffffffff81000020 W weak_fn' \
+		'ffffffff81000020 T strong_fn' \
+		'ffffffff81000030 r rodata_sym' \
+		'ffffffff81000040 d data_sym' \
+		'ffffffff81000050 T $x' \
+		'ffffffff81000060 T last_kernel' \
+		'garbage line' \
+		'ffffffffc0000000 t mod_fn	[mymod]' \
+		'ffffffffc0000100 t mod_fn2	[mymod]' > "$BATS_TEST_TMPDIR/kallsyms"
+	run "$SYMLOOKUP" kallsyms "$BATS_TEST_TMPDIR/kallsyms" \
+		ffffffff81000000 ffffffff81000015 ffffffff81000020 \
+		ffffffff81000035 ffffffff81000045 ffffffff81000055 \
+		ffffffff81001fff ffffffff81002000 ffffffffc0000000 \
+		ffffffffc0001fff ffffffffc0002000 ffffffff80000000
+	[ "$status" -eq 0 ]
+	golden <(printf '%s\n' \
+		'ffffffff81000000 _text [kernel.kallsyms]' \
+		'ffffffff81000015 local_fn [kernel.kallsyms]' \
+		'ffffffff81000020 strong_fn [kernel.kallsyms]' \
+		'ffffffff81000035 strong_fn [kernel.kallsyms]' \
+		'ffffffff81000045 data_sym [kernel.kallsyms]' \
+		'ffffffff81000055 data_sym [kernel.kallsyms]' \
+		'ffffffff81001fff last_kernel [kernel.kallsyms]' \
+		'ffffffff81002000 [unknown] [kernel.kallsyms]' \
+		'ffffffffc0000000 mod_fn [mymod]' \
+		'ffffffffc0001fff mod_fn2 [mymod]' \
+		'ffffffffc0002000 [unknown] [kernel.kallsyms]' \
+		'ffffffff80000000 [unknown] [kernel.kallsyms]')
+}
+
+@test "kernel: the kallsyms copy in the build-id cache, moved by the recorded _text (KASLR)" {
+	cache=$BATS_TEST_TMPDIR/cache kbid=0123456789abcdef0123456789abcdef01234567
+	mkdir -p "$cache/[kernel.kallsyms]/$kbid"
+	printf '%s\n' \
+		'ffffffff81000000 T _text' \
+		'ffffffff81000010 t local_fn' \
+		'ffffffff81000020 T other_fn' \
+		'ffffffffc0000000 t mod_fn	[mymod]' \
+		'ffffffffc0000100 t mod_fn2	[mymod]' > "$cache/[kernel.kallsyms]/$kbid/kallsyms"
+	echo "$kbid [kernel.kallsyms]" > "$BATS_TEST_TMPDIR/bid"
+	printf '%s\n' \
+		'swapper     0/0     PERF_RECORD_MMAP -1/0: [0xffffffff81200000(0x1000000) @ 0xffffffff81200000]: x [kernel.kallsyms]_text' \
+		'prog 5/5 ' \
+		'	ffffffff81200015 local_fn ([kernel.kallsyms])' \
+		'	ffffffff81200020 other_fn ([kernel.kallsyms])' \
+		'	ffffffffc0000105 mod_fn2 ([mymod])' \
+		'	ffffffff81000015 [unknown] ([kernel.kallsyms])' > "$BATS_TEST_TMPDIR/k.script"
+	run --separate-stderr "$SYMLOOKUP" check -d "$cache" -b "$BATS_TEST_TMPDIR/bid" "$BATS_TEST_TMPDIR/k.script"
+	[ "$status" -eq 0 ] || fail "$output"
+	[ "$output" = "frames 4 same 4 differ 0" ]
+	# no copy of that kernel: a message, and no names
+	run --separate-stderr "$SYMLOOKUP" check -d "$EMPTY" -b "$BATS_TEST_TMPDIR/bid" "$BATS_TEST_TMPDIR/k.script"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"[kernel.kallsyms]/$kbid/kallsyms: No such file or directory" ]]
+}
+
+@test "perf maps: names with spaces, sizes as given, the last line's last byte" {
+	printf '1000 10 jit_a\n1010 20 jit b with spaces\n2000 0 zero\n3000 10 dup1\n3000 10 dup2\nzz\n4000 10 lastline' \
+		> "$BATS_TEST_TMPDIR/perf-1.map"
+	run "$SYMLOOKUP" permap "$BATS_TEST_TMPDIR/perf-1.map" \
+		1005 1010 102f 1030 2000 2001 3005 4005
+	[ "$status" -eq 0 ]
+	golden <(printf '%s\n' '1005 jit_a' '1010 jit b with spaces' \
+		'102f jit b with spaces' '1030 [unknown]' '2000 zero' \
+		'2001 [unknown]' '3005 dup1' '4005 lastlin')
+}
+
+@test "JIT frames resolve through /tmp/perf-PID.map at absolute addresses" {
+	pid=$((4000000 + $$ % 100000))
+	map=/tmp/perf-$pid.map
+	printf '7f0000001000 100 jitted_fn\n' > "$map"
+	printf '%s\n' \
+		"java $pid/$pid PERF_RECORD_MMAP2 $pid/$pid: [0x7f0000000000(0x10000) @ 0 00:00 0 0]: rwxp $map" \
+		"java $pid/$pid " \
+		"	    7f0000001010 jitted_fn ($map)" \
+		"	    7f0000002000 [unknown] ($map)" > "$BATS_TEST_TMPDIR/jit.script"
+	run "$SYMLOOKUP" check -d "$EMPTY" "$BATS_TEST_TMPDIR/jit.script"
+	[ "$status" -eq 0 ] || { rm -f "$map"; fail "$output"; }
+	[ "$output" = "frames 2 same 2 differ 0" ] || { rm -f "$map"; false; }
+	# another user's map is not read, as perf does
+	if [ "$(id -u)" = 0 ] && chown 1:1 "$map" 2>/dev/null; then
+		run --separate-stderr "$SYMLOOKUP" check -d "$EMPTY" "$BATS_TEST_TMPDIR/jit.script"
+		rm -f "$map"
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "symlookup: $map: not owned by the current user or root: not used" ]
+	fi
+	rm -f "$map"
+}
+
+@test "hostile ELF: not ELF, cut short anywhere, bytes changed: a message or fewer symbols, never a crash" {
+	f=$BATS_TEST_TMPDIR/elf
+	printf 'not an elf file at all' > "$f"
+	run --separate-stderr "$SYMLOOKUP" elf "$f" 0
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "symlookup: $f: not an ELF file" ]
+	src=$ROOT$PROGDIR/pie
+	size=$(wc -c < "$src")
+	for n in 0 4 16 52 63 64 65 200 1000 4000 8000 12000 $((size - 100)) $((size - 1)); do
+		head -c "$n" "$src" > "$f"
+		run --separate-stderr "$SYMLOOKUP" elf "$f" 1000 1139 1200
+		[ "$status" -le 1 ] || fail "cut at $n: status $status"
+		no_sanitizer_report || fail "cut at $n"
+	done
+	for seed in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		cp "$src" "$f"
+		# 64 random bytes over the headers, another 64 over the tables
+		"$TESTBIN/randbytes" 64 "$seed" | dd of="$f" bs=1 seek=$((seed * 3)) conv=notrunc 2>/dev/null
+		"$TESTBIN/randbytes" 64 "$((seed + 100))" | dd of="$f" bs=1 seek=$((size - 64 * seed)) conv=notrunc 2>/dev/null
+		run --separate-stderr "$SYMLOOKUP" elf "$f" 1000 1139 1200 3000
+		[ "$status" -le 1 ] || fail "seed $seed: status $status"
+		no_sanitizer_report || fail "seed $seed"
+	done
+	if [ -d "$BATS_TEST_DIRNAME/fuzz/regress/elf" ]; then
+		for r in "$BATS_TEST_DIRNAME"/fuzz/regress/elf/*; do
+			[ -f "$r" ] || continue
+			run --separate-stderr "$SYMLOOKUP" elf "$r" 0 40 1000 1139
+			[ "$status" -le 1 ] || fail "$r: status $status"
+			no_sanitizer_report || fail "$r"
+		done
+	fi
+}
+
+@test "live: record our programs now, every frame (libc, kernel too) as perf script says" {
+	command -v perf >/dev/null || skip "no perf"
+	command -v cc >/dev/null && command -v c++ >/dev/null || skip "no compiler"
+	perf record -q -o "$BATS_TEST_TMPDIR/probe.data" true >/dev/null 2>&1 ||
+		skip "perf record does not work here"
+	dir=$BATS_TEST_TMPDIR/progs out=$BATS_TEST_TMPDIR/out
+	sh "$SRC/record.sh" "$dir" "$out"
+	for p in pie nopie stripped withlib cxx vdso lldpie rust; do
+		[ -f "$out/$p.script" ] || continue	# no clang, no rustc
+		run --separate-stderr "$SYMLOOKUP" check -b "$out/$p.bid" "$out/$p.script"
+		[ "$status" -eq 0 ] || fail "$p: $output"
+		frames_at_least 100
+	done
+}
