@@ -3,7 +3,7 @@
 # symbols, one a line, and writes each demangled, as c++filt -i does)
 # beside GNU c++filt -i, and -p beside c++filt -i -p, on the same list,
 # best of $runs each, wall clock, and the CPU time of 20 whole runs each
-# (alternating by tens): the distinct C++ symbols (_Z...) of
+# (alternating by tens, summed): the distinct C++ symbols (_Z...) of
 # libstdc++ and of the largest C++ libraries of the machine (the LLVM and
 # Clang ones when installed), as nm prints them.  Skipped without c++filt
 # or readelf.
@@ -26,18 +26,13 @@ if command -v c++filt >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1 &&
 		for r in $(seq "$runs"); do ./runstat "$in" "$@" | cut -d' ' -f1; done |
 			sort -n | head -1
 	}
-	# dmcpu N CMD...: the CPU seconds (user + system) of N runs over
-	# cxx.syms, from the shell's times (the list takes a few ms: one run
-	# is below what a clock tick or the wall clock can tell apart).
+	# dmcpu N CMD...: the CPU seconds (user + system, runstat's fourth
+	# field) of N runs over cxx.syms, summed: one run takes a few ms.
 	dmcpu() {
 		n=$1
 		shift
-		(
-			for r in $(seq "$n"); do "$@" < cxx.syms > /dev/null; done
-			times
-		) | awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) {
-			v = $i; m = v; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", v);
-			sub(/s$/, "", v); t += m * 60 + v } printf "%.3f\n", t }'
+		for r in $(seq "$n"); do ./runstat cxx.syms "$@"; done |
+			awk '{ t += $4 } END { printf "%.3f\n", t }'
 	}
 	if [ -s cxx.syms ]; then
 		for p in "" -p; do
