@@ -16,8 +16,9 @@ AFTER=$EX/wordfreq-after.folded
 peer() {
 	local c
 	for c in "$@"; do
-		[ -n "$c" ] && [ -e "$c" ] && { echo "$c"; return; }
+		[ -n "$c" ] && [ -e "$c" ] && { echo "$c"; return 0; }
 	done
+	return 0	# none: the tests that need it skip
 }
 DIFFPL=$(peer "${DIFFFOLDED:-}" \
 	"$BATS_TEST_DIRNAME/../../shared/peers/flamegraph-pl/difffolded.pl" \
