@@ -38,7 +38,9 @@
 extern const char *fold_prog;	/* basename of argv[0], for messages */
 
 /* Set fold_prog and ignore SIGPIPE (a closed pipe is seen as EPIPE by the
- * writer, which ends quietly).  Call first in main(). */
+ * writer, which ends quietly).  SIGBUS, raised when a mapped input file is
+ * cut short by another process, becomes "prog: an input file was cut short
+ * while it was being read" and exit 1.  Call first in main(). */
 void fold_init(const char *argv0);
 void fold_warn(const char *fmt, ...) FOLD_PRINTF(1, 2);	/* prog: msg */
 _Noreturn void fold_die(int status, const char *fmt, ...) FOLD_PRINTF(2, 3);

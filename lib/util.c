@@ -4,21 +4,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fold.h"
 
 const char *fold_prog = "foldkit";
 
+/*
+ * Input files and binaries are mapped (in.c, fdiff.c, elf.c): a file cut
+ * short by another process while it is mapped makes the next access to a
+ * page past its new end raise SIGBUS.  That is an error in the input, not a
+ * crash: say so and exit 1 (only async-signal-safe calls here).
+ */
+static void
+on_sigbus(int sig)
+{
+	static const char msg[] =
+	    ": an input file was cut short while it was being read\n";
+	size_t n = strlen(fold_prog);
+
+	(void)sig;
+	if (write(2, fold_prog, n) < 0 || write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
 void
 fold_init(const char *argv0)
 {
 	const char *p;
+	struct sigaction sa;
 
 	if (argv0 != NULL && *argv0 != '\0') {
 		p = strrchr(argv0, '/');
 		fold_prog = p != NULL ? p + 1 : argv0;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
 }
 
 void
