@@ -736,6 +736,9 @@ void fold_syms_reserve(struct fold_syms *t, size_t n);	/* room for n */
 const char *fold_syms_find(const struct fold_syms *t, uint64_t addr,
     uint64_t *start, const char **module);
 size_t fold_syms_count(const struct fold_syms *t);
+/* 1 if addr is inside a symbol without module (fold_syms_find finds it
+ * alone at its start) that another symbol without module follows. */
+int fold_syms_inner(const struct fold_syms *t, uint64_t addr);
 void fold_syms_free(struct fold_syms *t);
 
 /* Text symbol files (ksyms.c).  The buffer is copied into the table; it

@@ -513,6 +513,24 @@ fold_syms_find(const struct fold_syms *t, uint64_t addr, uint64_t *start,
 	return f->name;
 }
 
+int
+fold_syms_inner(const struct fold_syms *t, uint64_t addr)
+{
+	const uint64_t *st = t->starts;
+	size_t lo = 0, hi = t->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (st[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && lo < t->n && !t->v[lo - 1].shared &&
+	    t->v[lo - 1].module == NULL && t->v[lo].module == NULL &&
+	    addr < t->v[lo - 1].end;
+}
+
 size_t
 fold_syms_count(const struct fold_syms *t)
 {

@@ -325,6 +325,43 @@ frames_at_least() {
 	[[ "$stderr" == *"[kernel.kallsyms]/$kbid/kallsyms: No such file or directory" ]]
 }
 
+@test "kernel: this kernel's kallsyms copy in the cache read in place of /proc/kallsyms only where they agree" {
+	command -v perf > /dev/null 2>&1 || skip "perf not installed"
+	kbid=$(perf buildid-list -k 2> /dev/null) && [ -n "$kbid" ] || skip "no build id for this kernel"
+	text=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms)
+	[ -n "$text" ] && [ "$text" != 0000000000000000 ] || skip "/proc/kallsyms without addresses"
+	# two functions of the kernel proper, and an address in the modules'
+	# space as /proc/kallsyms names it
+	# shellcheck disable=SC2046
+	set -- $(awk -v t="$text" '$2 == "T" && $1 > t && NF == 3 { if (++n == 100 || n == 2000) print $1, $3 }' /proc/kallsyms)
+	f1=$1 n1=$2 f2=$3 n2=$4 fm=ffffffffc0100000
+	[ -n "$n2" ] || skip "too few kernel functions"
+	nm=$("$SYMLOOKUP" kallsyms /proc/kallsyms "$fm" | awk '{ print $2 " (" $3 ")" }')
+	cache=$BATS_TEST_TMPDIR/cache dir="$BATS_TEST_TMPDIR/cache/[kernel.kallsyms]/$kbid"
+	mkdir -p "$dir"
+	echo "$kbid [kernel.kallsyms]" > "$BATS_TEST_TMPDIR/bid"
+	mmap="swapper 0/0 PERF_RECORD_MMAP -1/0: [0x$text(0x1000000) @ 0x$text]: x [kernel.kallsyms]_text"
+	# the copy renames n1: where it is read, n1 is cached_n1
+	awk -v a="$f1" -v n="$n1" '$1 == a && $3 == n { $3 = "cached_" n } { print }' /proc/kallsyms > "$dir/kallsyms"
+	printf '%s\n' "$mmap" 'prog 5/5 ' "	$f1 cached_$n1 ([kernel.kallsyms])" \
+		"	$f2 $n2 ([kernel.kallsyms])" > "$BATS_TEST_TMPDIR/a.script"
+	run --separate-stderr "$SYMLOOKUP" check -d "$cache" -b "$BATS_TEST_TMPDIR/bid" "$BATS_TEST_TMPDIR/a.script"
+	[ "$output" = "frames 2 same 2 differ 0" ] || fail "copy not read: $output"
+	# an address outside the kernel proper: /proc/kallsyms after all (the
+	# copy's module is not there), and from then on
+	printf '%s\t[fakemod]\n' "$fm t fake_fn" >> "$dir/kallsyms"
+	printf '%s\n' "$mmap" 'prog 5/5 ' "	$f1 cached_$n1 ([kernel.kallsyms])" \
+		"	$fm $nm" "	$f2 $n2 ([kernel.kallsyms])" > "$BATS_TEST_TMPDIR/c.script"
+	run --separate-stderr "$SYMLOOKUP" check -d "$cache" -b "$BATS_TEST_TMPDIR/bid" "$BATS_TEST_TMPDIR/c.script"
+	[ "$output" = "frames 3 same 3 differ 0" ] || fail "module address: $output"
+	# the copy's _text elsewhere (another boot, KASLR): not read at all
+	awk -v a="$f1" -v n="$n1" '$1 == a && $3 == n { $3 = "cached_" n } $3 == "_text" { $1 = "ffffffff80000000" } { print }' \
+		/proc/kallsyms > "$dir/kallsyms"
+	printf '%s\n' "$mmap" 'prog 5/5 ' "	$f1 $n1 ([kernel.kallsyms])" > "$BATS_TEST_TMPDIR/b.script"
+	run --separate-stderr "$SYMLOOKUP" check -d "$cache" -b "$BATS_TEST_TMPDIR/bid" "$BATS_TEST_TMPDIR/b.script"
+	[ "$output" = "frames 1 same 1 differ 0" ] || fail "moved copy read: $output"
+}
+
 @test "perf maps: names with spaces, sizes as given, the last line's last byte" {
 	printf '1000 10 jit_a\n1010 20 jit b with spaces\n2000 0 zero\n3000 10 dup1\n3000 10 dup2\nzz\n4000 10 lastline' \
 		> "$BATS_TEST_TMPDIR/perf-1.map"
