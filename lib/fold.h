@@ -746,8 +746,15 @@ void fold_syms_free(struct fold_syms *t);
 /* /proc/kallsyms: "ADDR TYPE NAME [\t[MODULE]]"; the types perf keeps (T,
  * W, D, B, either case), not names starting with '$'. */
 struct fold_syms *fold_syms_kallsyms(const char *buf, size_t n);
-/* The same, taking buf (from malloc, n + 1 bytes) instead of a copy. */
+/* The same, taking buf (from malloc, n + 1 bytes) instead of a copy.  The
+ * table is read lazily where it can be (syms.c: one pass keeps the start and
+ * line of each symbol, a lookup applies perf's rules where it lands);
+ * fold_syms_kallsyms_full() builds it whole, the same answers (for checks).
+ * fold_syms_kallsyms_lazy(): NULL where the lazy form cannot answer as the
+ * whole table would (buf is then unchanged and still the caller's). */
 struct fold_syms *fold_syms_kallsyms_own(char *buf, size_t n);
+struct fold_syms *fold_syms_kallsyms_full(char *buf, size_t n);
+struct fold_syms *fold_syms_kallsyms_lazy(char *buf, size_t n);
 /* /tmp/perf-PID.map: "START SIZE NAME" (hex, NAME to the end of line). */
 struct fold_syms *fold_syms_permap(const char *buf, size_t n);
 

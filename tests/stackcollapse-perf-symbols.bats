@@ -299,6 +299,63 @@ frames_at_least() {
 		'ffffffff80000000 [unknown] [kernel.kallsyms]')
 }
 
+@test "kallsyms read lazily: the answers of the table built whole" {
+	# out of order, duplicates of every kind, modules in between, a module
+	# one page long over the next start (the whole table then), NUL and
+	# tabs in names, a last line without newline
+	printf '%s\n' \
+		'ffffffff81000020 W weak_fn' \
+		'ffffffff81000000 T _stext' \
+		'ffffffff81000000 t _text' \
+		'ffffffff81000020 T strong_fn' \
+		'ffffffff81000020 t __strong_fn' \
+		'ffffffff81000800 t mod_a	[m1]' \
+		'ffffffff81000800 T core_at_mod' \
+		'ffffffff81001000 d data	[m1]	x' \
+		'ffffffff81001000 T SyS_call' \
+		'ffffffff81001000 T sys_call' \
+		'ffffffff81003000 b bss_sym' \
+		'ffffffffc0000000 t mod_fn	[m2]' \
+		'ffffffffc0000100 t mod_fn2	[m2]' \
+		'FFFFFFFFC0003000 T upper' \
+		'ffffffffc0004000 t ' \
+		'ffffffffc0005000 T $skipped' > "$BATS_TEST_TMPDIR/k1"
+	printf 'ffffffffc0006000 t nul\0name\tmod\0x\nffffffffc0007000 T last' >> "$BATS_TEST_TMPDIR/k1"
+	# the same without the page-long module: read lazily
+	grep -av mod_a "$BATS_TEST_TMPDIR/k1" > "$BATS_TEST_TMPDIR/k2"
+	files=("$BATS_TEST_TMPDIR/k1" "$BATS_TEST_TMPDIR/k2")
+	if awk '$3 == "_text" && $1 != "0000000000000000" { f = 1 } END { exit !f }' /proc/kallsyms 2> /dev/null; then
+		cp /proc/kallsyms "$BATS_TEST_TMPDIR/k3"
+		files+=("$BATS_TEST_TMPDIR/k3")
+	fi
+	for f in "${files[@]}"; do
+		# every start, and around it
+		awk '$1 ~ /^[0-9a-fA-F]+$/ && NR % 3 == 1 {
+			a = tolower($1); print a
+			for (d = 1; d <= 8 && d <= length(a); d += 3) {
+				p = substr(a, 1, length(a) - d)
+				print p "0" substr(a, length(a) - d + 2)
+				print p "f" substr(a, length(a) - d + 2)
+			}
+		}' "$f" > "$BATS_TEST_TMPDIR/addrs"
+		"$SYMLOOKUP" kallsyms "$f" < "$BATS_TEST_TMPDIR/addrs" > "$BATS_TEST_TMPDIR/lazy"
+		"$SYMLOOKUP" kallsyms-full "$f" < "$BATS_TEST_TMPDIR/addrs" > "$BATS_TEST_TMPDIR/full"
+		[ -s "$BATS_TEST_TMPDIR/full" ]
+		diff -u "$BATS_TEST_TMPDIR/full" "$BATS_TEST_TMPDIR/lazy" || fail "differ on $f"
+	done
+	# and the expected answers where they matter
+	run "$SYMLOOKUP" kallsyms "$BATS_TEST_TMPDIR/k2" ffffffff81000025 ffffffff81000805 \
+		ffffffff81001005 ffffffffc0000105 ffffffffc0006001 ffffffffc0004000
+	[ "$status" -eq 0 ]
+	golden <(printf '%s\n' \
+		'ffffffff81000025 __strong_fn [kernel.kallsyms]' \
+		'ffffffff81000805 core_at_mod [kernel.kallsyms]' \
+		'ffffffff81001005 sys_call [kernel.kallsyms]' \
+		'ffffffffc0000105 mod_fn2 [m2]' \
+		'ffffffffc0006001 nul mod' \
+		'ffffffffc0004000  [kernel.kallsyms]')
+}
+
 @test "kernel: the kallsyms copy in the build-id cache, moved by the recorded _text (KASLR)" {
 	cache=$BATS_TEST_TMPDIR/cache kbid=0123456789abcdef0123456789abcdef01234567
 	mkdir -p "$cache/[kernel.kallsyms]/$kbid"
