@@ -750,8 +750,9 @@ struct fold_syms *fold_syms_kallsyms(const char *buf, size_t n);
  * table is read lazily where it can be (syms.c: one pass keeps the start and
  * line of each symbol, a lookup applies perf's rules where it lands);
  * fold_syms_kallsyms_full() builds it whole, the same answers (for checks).
- * fold_syms_kallsyms_lazy(): NULL where the lazy form cannot answer as the
- * whole table would (buf is then unchanged and still the caller's). */
+ * fold_syms_kallsyms_lazy(): buf stays the caller's (n + 1 bytes, writable:
+ * names are NUL-terminated in it when first found), to keep as long as the
+ * table; NULL where the lazy form cannot answer as the whole table would. */
 struct fold_syms *fold_syms_kallsyms_own(char *buf, size_t n);
 struct fold_syms *fold_syms_kallsyms_full(char *buf, size_t n);
 struct fold_syms *fold_syms_kallsyms_lazy(char *buf, size_t n);

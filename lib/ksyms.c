@@ -52,7 +52,10 @@ fold_syms_kallsyms_own(char *c, size_t n)
 {
 	struct fold_syms *t = fold_syms_kallsyms_lazy(c, n);
 
-	return t != NULL ? t : fold_syms_kallsyms_full(c, n);
+	if (t == NULL)
+		return fold_syms_kallsyms_full(c, n);
+	fold_syms_own(t, c);
+	return t;
 }
 
 struct fold_syms *

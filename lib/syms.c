@@ -669,7 +669,8 @@ fold_syms_kallsyms_lazy(char *c, size_t n)
 
 	if (n >= KMOD)
 		return NULL;
-	c[n] = '\0';
+	if (c[n] != '\0')
+		c[n] = '\0';
 	cap = n / 40 + 16;
 	k = xmalloc(cap * sizeof(*k));
 	for (; p < end; p = nl + 1) {
@@ -737,7 +738,6 @@ fold_syms_kallsyms_lazy(char *c, size_t n)
 	t->k = k;
 	t->n = nk;
 	t->kbuf = c;
-	t->own = c;
 	return t;
 }
 

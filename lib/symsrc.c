@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,6 +69,8 @@ struct fold_symsrc {
 					 * /proc/kallsyms, while every lookup
 					 * hits the kernel proper; else kept
 					 * for the names it returned */
+	void *kmap;		/* the copy, mapped: kcache's names */
+	size_t kmaplen;
 	char kref[64];
 	uint64_t kref_addr;
 	int has_kref;
@@ -688,35 +691,35 @@ proc_kallsyms_head(const char *name)
 	return at;
 }
 
-/* A regular file whole, in one read of its size. */
+/* A regular file mapped private and writable (the lazy table writes NULs
+ * into the lines it looks up), with a byte after its end: NULL if it cannot
+ * be, or if that byte is past the mapping. */
 static char *
-readfile(const char *path, size_t *len)
+mapfile(const char *path, size_t *len)
 {
 	struct stat st;
-	char *buf;
-	size_t n = 0;
-	ssize_t r;
-	int fd;
+	long pg = sysconf(_SC_PAGESIZE);
+	void *m;
+	int fd, flags = MAP_PRIVATE;
 
+#ifdef MAP_POPULATE
+	flags |= MAP_POPULATE;	/* in the page cache: map it all at once */
+#endif
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return NULL;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size >= SIZE_MAX / 2) {
+	    (uint64_t)st.st_size >= SIZE_MAX / 2 || pg <= 0 ||
+	    st.st_size % pg == 0) {
 		close(fd);
 		return NULL;
 	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (n < (size_t)st.st_size) {
-		r = read(fd, buf + n, (size_t)st.st_size - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, flags, fd,
+	    0);
 	close(fd);
-	*len = n;
-	return buf;
+	if (m == MAP_FAILED)
+		return NULL;
+	*len = (size_t)st.st_size;
+	return m;
 }
 
 /*
@@ -736,21 +739,28 @@ load_cached_kallsyms(struct fold_symsrc *s)
 	const char *path;
 	char *buf;
 	size_t n;
-	uint64_t at, now;
+	uint64_t at;
 
 	if (!s->has_kref)
 		return 0;
 	hexid(hex, s->kbid, s->kbidlen);
 	path = mkpath(s, s->bdir, "/[kernel.kallsyms]/", hex, "/kallsyms");
-	if ((buf = readfile(path, &n)) == NULL)
+	if ((buf = mapfile(path, &n)) == NULL)
 		return 0;
 	if (!kallsyms_addr(buf, n, s->kref, &at) || at == 0 ||
-	    (now = proc_kallsyms_head(s->kref)) != at) {
-		free(buf);
+	    proc_kallsyms_head(s->kref) != at) {
+		munmap(buf, n);
 		return 0;
 	}
 	s->kdelta = s->kref_addr - at;
-	s->k = s->kcache = fold_syms_kallsyms_own(buf, n);
+	if ((s->kcache = fold_syms_kallsyms_lazy(buf, n)) != NULL) {
+		s->kmap = buf;
+		s->kmaplen = n;
+	} else {
+		s->kcache = fold_syms_kallsyms(buf, n);
+		munmap(buf, n);
+	}
+	s->k = s->kcache;
 	return 1;
 }
 
@@ -849,6 +859,8 @@ fold_symsrc_free(struct fold_symsrc *s)
 	if (s->k != s->kcache)
 		fold_syms_free(s->k);
 	fold_syms_free(s->kcache);
+	if (s->kmap != NULL)
+		munmap(s->kmap, s->kmaplen);
 	free(s->symfs);
 	free(s->bdir);
 	free(s->buf);
