@@ -480,6 +480,8 @@ load_symbols(struct fold_elf *e, struct fold_elf *rt)
 	size_t i, nsyms, esz = e->is64 ? 24 : 16;
 	uint64_t value, size;
 	unsigned info, type, bind, shndx;
+	struct shdr csec;
+	size_t cidx;
 	int label;
 
 	if (find_sec(e, ".symtab", SHT_SYMTAB, &st) == 0 &&
@@ -500,6 +502,7 @@ load_symbols(struct fold_elf *e, struct fold_elf *rt)
 		e->problem = "string table past the end of the file";
 		return;
 	}
+	cidx = SIZE_MAX;
 	nsyms = (size_t)(st.size / esz);
 	for (i = 0; i < nsyms; i++) {
 		q = d + i * esz;
@@ -537,7 +540,11 @@ load_symbols(struct fold_elf *e, struct fold_elf *rt)
 		if (shndx == SHN_ABS || shndx >= SHN_LORESERVE ||
 		    shndx >= e->shnum)
 			continue;
-		get_shdr(e, shndx, &sec);
+		if (shndx != cidx) {	/* symbols come grouped by section */
+			get_shdr(e, shndx, &csec);
+			cidx = shndx;
+		}
+		sec = csec;
 		if (!(sec.flags & SHF_ALLOC))
 			continue;
 		if (sec.type == SHT_NOBITS && rt != e && shndx < rt->shnum) {

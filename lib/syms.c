@@ -325,6 +325,55 @@ cmp_start(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/*
+ * v sorted by start, ties in the order of addition (v[i].idx == i on
+ * entry): an LSD radix sort of (start, i) by bytes, stable, passes over the
+ * bytes all starts share skipped; then v permuted once.
+ */
+struct skey {
+	uint64_t start;
+	uint32_t i;
+};
+
+static void
+sort_starts(struct fsym *v, size_t n)
+{
+	struct skey *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b)),
+	    *x;
+	size_t (*cnt)[256] = xcalloc(8, sizeof(*cnt));
+	struct fsym *w;
+	size_t i, d, sum, c;
+
+	for (i = 0; i < n; i++) {
+		a[i].start = v[i].start;
+		a[i].i = (uint32_t)i;
+		for (d = 0; d < 8; d++)
+			cnt[d][(v[i].start >> (8 * d)) & 0xff]++;
+	}
+	for (d = 0; d < 8; d++) {
+		if (cnt[d][(a[0].start >> (8 * d)) & 0xff] == n)
+			continue;	/* one value of this byte: order kept */
+		for (i = 0, sum = 0; i < 256; i++) {
+			c = cnt[d][i];
+			cnt[d][i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[d][(a[i].start >> (8 * d)) & 0xff]++] = a[i];
+		x = a;
+		a = b;
+		b = x;
+	}
+	w = xmalloc(n * sizeof(*w));
+	for (i = 0; i < n; i++)
+		w[i] = v[a[i].i];
+	memcpy(v, w, n * sizeof(*v));
+	free(w);
+	free(a);
+	free(b);
+	free(cnt);
+}
+
 static size_t
 underscores(const char *s)
 {
@@ -426,7 +475,7 @@ fold_syms_done(struct fold_syms *t, int kind)
 		if (cmp_start(&v[i - 1], &v[i]) > 0)
 			break;
 	if (i < n)
-		qsort(v, n, sizeof(*v), cmp_start);
+		sort_starts(v, n);
 	if (kind != FOLD_SYMS_PERFMAP) {
 		/* symbols__fixup_end, over all but the late ones */
 		for (i = 0, j = SIZE_MAX; i < n; i++) {
