@@ -705,6 +705,50 @@ cmp_kent(const void *a, const void *b)
 	return x->name < y->name ? -1 : x->name > y->name;	/* file order */
 }
 
+/* a hex digit's value plus 1, 0 for other bytes */
+static const unsigned char hexd[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/*
+ * Eight hex digits at once (a word loaded little-endian: byte i is digit i,
+ * the most significant first): 1 and *v their value if all are hex digits.
+ * Per byte, for bytes under 0x80: a digit is strictly between 0x2f and
+ * 0x3a, a letter (with 0x20 set) between 0x60 and 0x67; its value is the low
+ * nibble, plus 9 for letters (bit 6).
+ */
+#define B8(c) (0x0101010101010101ULL * (c))
+#define BETWEEN(x, m, n) (((B8(127 + (n)) - ((x) & B8(127))) & ~(x) & \
+    (((x) & B8(127)) + B8(127 - (m)))) & B8(128))
+static int
+hex8(uint64_t x, uint32_t *v)
+{
+	uint64_t l = x | B8(0x20);
+
+	if ((x & B8(128)) != 0 ||
+	    (BETWEEN(x, 0x2f, 0x3a) | BETWEEN(l, 0x60, 0x67)) != B8(128))
+		return 0;
+	x = (x & B8(0x0f)) + ((x >> 6) & B8(1)) * 9;
+	x = ((x & 0x000f000f000f000fULL) << 4) | ((x >> 8) & 0x000f000f000f000fULL);
+	x = ((x & 0x000000ff000000ffULL) << 8) | ((x >> 16) & 0x000000ff000000ffULL);
+	x = ((x & 0x000000000000ffffULL) << 16) | ((x >> 32) & 0xffffULL);
+	*v = (uint32_t)x;
+	return 1;
+}
+
+static uint64_t
+load_le(const char *p)
+{
+	const unsigned char *q = (const unsigned char *)p;
+
+	return (uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 |
+	    (uint64_t)q[3] << 24 | (uint64_t)q[4] << 32 |
+	    (uint64_t)q[5] << 40 | (uint64_t)q[6] << 48 | (uint64_t)q[7] << 56;
+}
+
 struct fold_syms *
 fold_syms_kallsyms_lazy(char *c, size_t n)
 {
@@ -713,6 +757,7 @@ fold_syms_kallsyms_lazy(char *c, size_t n)
 	size_t cap = 0, nk = 0, i, j, sorted = 0, a, b;
 	char *p = c, *end = c + n, *nl, *name, *tab;
 	uint64_t addr, e;
+	uint32_t hi, lo;
 	unsigned d;
 	int ut, any;
 
@@ -727,14 +772,15 @@ fold_syms_kallsyms_lazy(char *c, size_t n)
 			nl = end;
 		addr = 0;
 		any = 0;
-		for (;; p++) {
-			if ((d = (unsigned)(unsigned char)*p - '0') > 9) {
-				d = (unsigned)((unsigned char)*p | 0x20) - 'a';
-				if (d > 5)
-					break;
-				d += 10;
-			}
-			addr = addr << 4 | d;
+		/* the usual line: 16 digits and a space */
+		if (end - p > 16 && hexd[(unsigned char)p[16]] == 0 &&
+		    hex8(load_le(p), &hi) && hex8(load_le(p + 8), &lo)) {
+			addr = (uint64_t)hi << 32 | lo;
+			p += 16;
+			any = 1;
+		}
+		for (; (d = hexd[(unsigned char)*p]) != 0; p++) {
+			addr = addr << 4 | (d - 1);
 			any = 1;
 		}
 		if (!any || *p != ' ' || p + 2 >= nl || p[2] != ' ')
