@@ -700,11 +700,8 @@ mapfile(const char *path, size_t *len)
 	struct stat st;
 	long pg = sysconf(_SC_PAGESIZE);
 	void *m;
-	int fd, flags = MAP_PRIVATE;
+	int fd;
 
-#ifdef MAP_POPULATE
-	flags |= MAP_POPULATE;	/* in the page cache: map it all at once */
-#endif
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return NULL;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
@@ -713,8 +710,8 @@ mapfile(const char *path, size_t *len)
 		close(fd);
 		return NULL;
 	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, flags, fd,
-	    0);
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+	    fd, 0);
 	close(fd);
 	if (m == MAP_FAILED)
 		return NULL;
