@@ -18,7 +18,7 @@ ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS)
 
 # Everything built goes below $(BUILD).
 BUILD ?= build
-TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg stackcollapse-dtrace
+TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg stackcollapse-dtrace folddiff
 LIBSRC = $(wildcard lib/*.c)
 LIBOBJ = $(LIBSRC:lib/%.c=$(BUILD)/obj/lib/%.o)
 BINS = $(TOOLS:%=$(BUILD)/bin/%)
@@ -104,7 +104,8 @@ $(BUILD)/bench/%: tests/bench/%.c
 # the inputs that once failed (tests/fuzz/regress/NAME).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZERS = folded regex perf dtrace svg elf perfdata demangle demangle_rust
+FUZZERS = folded regex perf dtrace svg elf perfdata demangle demangle_rust \
+	demangle_fast
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 
@@ -114,6 +115,15 @@ build/fuzz/obj/%.o: lib/%.c lib/fold.h
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZOBJ)
 	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) -lm
+
+# the C++ demangler's two passes alone, to check its fast path against
+build/fuzz/obj/demangle_cxx_ref.o: lib/demangle_cxx.c lib/fold.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(ALL_CPPFLAGS) $(WARNFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link \
+		-DCX_FAST=0 -Dfold_demangle_cxx=fold_demangle_cxx_ref -c -o $@ lib/demangle_cxx.c
+
+build/fuzz/fuzz_demangle_fast: tests/fuzz/fuzz_demangle_fast.c tests/fuzz/fuzz.h $(FUZZOBJ) build/fuzz/obj/demangle_cxx_ref.o
+	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) build/fuzz/obj/demangle_cxx_ref.o -lm
 
 fuzz: $(FUZZERS:%=build/fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \

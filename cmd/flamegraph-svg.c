@@ -250,8 +250,10 @@ main(int argc, char **argv)
 	}
 	f = fold_flame_new(&o);
 	fold_reader_init(&r, argc - optind, argv + optind, strict);
+	r.in.map = FOLD_IN_KEEP;	/* the stacks are kept: no copy */
 	while (fold_read(&r, &s))
-		fold_flame_add(f, &s);
+		if (fold_flame_add(f, &s))
+			fold_in_keep(&r.in);
 	st2 = fold_flame_write(f, r.frac, r.diff);
 	status = fold_reader_end(&r);
 	if (r.samples == 0 || !(fold_num_dbl(r.total) > 0)) {

@@ -9,11 +9,12 @@ static const char usage[] =
     "foldcallers [-F] [-c RE] [--callees] [--depth N] [--focus RE]\n"
     "               [--folded] [--format text|tsv|csv|json] [--ignore RE]\n"
     "               [--innermost] [--min-percent P] [-n N] [--no-header]\n"
-    "               [--strict] PATTERN [file ...]\n";
+    "               [-r] [--sort count|delta] [--strict] PATTERN [file ...]\n";
 
 static const char help[] =
     "For the samples with a frame matching PATTERN (the outermost one), count\n"
-    "who called it, or what it called.\n"
+    "who called it, or what it called.  On differential input (STACK BEFORE\n"
+    "AFTER, as folddiff writes), before, after and the change.\n"
     "\n"
     "  -c, --caller RE         the nearest caller matching RE (else <other>)\n"
     "      --depth N           the chain of N callers (or callees)\n"
@@ -23,6 +24,10 @@ static const char help[] =
     "                          down, as folded stacks\n"
     "  -F, --fixed-strings     patterns are fixed strings\n"
     "  -n, --limit N           print the first N rows only\n"
+    "      --sort KEY          count (the default on ordinary input) or, on\n"
+    "                          differential input, delta (its default): the\n"
+    "                          largest increase first\n"
+    "  -r, --reverse           reverse the order (delta: decreases first)\n"
     "      --min-percent P     drop rows under P% of the function's samples\n"
     "      --focus RE          keep only samples with a frame matching RE\n"
     "      --ignore RE         drop samples with a frame matching RE\n"
@@ -32,7 +37,8 @@ static const char help[] =
     "  -h, --help              this help\n"
     "      --version           print the version\n";
 
-enum { OPT_CALLEES = FOLD_OPT_TOOL, OPT_DEPTH, OPT_INNERMOST, OPT_FOLDED };
+enum { OPT_CALLEES = FOLD_OPT_TOOL, OPT_DEPTH, OPT_INNERMOST, OPT_FOLDED,
+	OPT_SORT };
 
 static const struct option longopts[] = {
 	FOLD_COMMON_LONGOPTS,
@@ -41,6 +47,8 @@ static const struct option longopts[] = {
 	{ "depth", 1, NULL, OPT_DEPTH },
 	{ "innermost", 0, NULL, OPT_INNERMOST },
 	{ "folded", 0, NULL, OPT_FOLDED },
+	{ "sort", 1, NULL, OPT_SORT },
+	{ "reverse", 0, NULL, 'r' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -55,6 +63,164 @@ bput(const char *s, size_t n)
 	fold_grow(&buf, &bcap, blen + n + 1, 1);
 	memcpy(buf + blen, s, n);
 	blen += n;
+}
+
+/* What the differential path needs from main(). */
+struct dopts {
+	const char *pattern, *callerpat;
+	uint64_t depth;
+	int callees, innermost, folded, bydelta;
+};
+
+/*
+ * Differential input: the same rows, each with its before and after
+ * counts.  A separate pass (the loop in main() is for ordinary input): the
+ * target is looked for in every sample, the row walked from it.
+ */
+static int
+diffcallers(struct fold_reader *r, const struct fold_common *o,
+    struct fold_filter *filt, struct fold_stackids *sids,
+    struct fold_idmatch *target, struct fold_idmatch *caller,
+    const struct dopts *d)
+{
+	static const char *cols[] = { "before", "after", "delta", "delta%",
+	    NULL };
+	struct fold_sample s;
+	struct fold_dtally t;
+	struct fold_dtally_fmt f;
+	fold_num hits[2] = { { 0, 0 }, { 0, 0 } };
+	const uint32_t *ids;
+	size_t n, k, j, tpos, got, start;
+	int step = d->callees ? 1 : -1, hadhit = 0, status;
+	const char *col = d->callees ? "callee" : d->depth > 1 ? "chain" :
+	    "caller";
+	double pb, pa;
+
+	fold_dtally_init(&t, 1);
+	while (fold_read(r, &s)) {
+		ids = fold_stackids(sids, s.stack, s.stacklen, &n);
+		if (fold_filter_active(filt) &&
+		    !fold_filter_pass(filt, sids->t, ids, n))
+			continue;
+		tpos = NONE;
+		for (k = 0; k < n; k++)
+			if (fold_idmatch(target, sids->t, ids[k])) {
+				tpos = k;
+				if (!d->innermost)
+					break;
+			}
+		if (tpos == NONE)
+			continue;
+		hadhit = 1;
+		fold_num_add(&hits[0], s.old);	/* <= the totals: no wrap */
+		fold_num_add(&hits[1], s.count);
+		if (d->folded) {
+			start = tpos > 0 ? sids->ends[tpos - 1] + 1 : 0;
+			fold_dtally_add(&t, s.stack + start, s.stacklen - start,
+			    0, s.old, s.count);
+			continue;
+		}
+		blen = 0;
+		got = 0;
+		for (j = tpos + (size_t)step; j < n && got < d->depth;
+		    j += (size_t)step) {
+			struct fold_str fr;
+
+			if (d->callerpat != NULL && !fold_idmatch(caller, sids->t,
+			    ids[j]))
+				continue;
+			fr = fold_intern_str(sids->t, ids[j]);
+			if (d->callees) {
+				if (got > 0)
+					bput(";", 1);
+				bput(fr.s, fr.len);
+			} else {	/* callers: the chain root first */
+				fold_grow(&buf, &bcap, blen + fr.len + 2, 1);
+				memmove(buf + fr.len + (got > 0), buf, blen);
+				memcpy(buf, fr.s, fr.len);
+				if (got > 0)
+					buf[fr.len] = ';';
+				blen += fr.len + (got > 0);
+			}
+			got++;
+		}
+		if (got == 0) {
+			const char *nm = d->callerpat != NULL ? "<other>" :
+			    d->callees ? "<self>" : "<root>";
+
+			fold_dtally_add(&t, nm, strlen(nm), 0, s.old, s.count);
+		} else
+			fold_dtally_add(&t, buf, blen, 0, s.old, s.count);
+	}
+	status = fold_reader_end(r);
+
+	memset(&f, 0, sizeof(f));
+	cols[4] = col;
+	f.cols = cols;
+	f.key = d->bydelta ? FOLD_DSORT_DELTA : FOLD_DSORT_AFTER;
+	f.reverse = o->reverse;
+	f.before = r->total_old;
+	f.after = r->total;
+	f.frac = r->frac;
+	f.what = "rows";
+	pb = fold_num_dbl(r->total_old) > 0 ? 100.0 * fold_num_dbl(hits[0]) /
+	    fold_num_dbl(r->total_old) : 0;
+	pa = fold_num_dbl(r->total) > 0 ? 100.0 * fold_num_dbl(hits[1]) /
+	    fold_num_dbl(r->total) : 0;
+	if (!hadhit) {
+		fold_warn("no frame matches '%s'", d->pattern);
+		status = 1;
+	} else if (d->folded) {
+		uint32_t *order;
+		size_t nn;
+
+		f.key = FOLD_DSORT_NAME;
+		f.reverse = 0;
+		order = fold_dtally_rank(&t, &f, &nn);
+		for (k = 0; k < nn; k++) {
+			struct fold_str st = fold_intern_str(&t.names, order[k]);
+			fold_num *v = fold_dtally_v(&t, order[k]);
+
+			fo_write(st.s, st.len);
+			fo_putc(' ');
+			fo_num(v[0], r->frac);
+			fo_putc(' ');
+			fo_num(v[1], r->frac);
+			fo_putc('\n');
+		}
+		free(order);
+	} else {
+		if (o->format == FOLD_FMT_JSON) {
+			fo_puts("{\"pattern\": ");
+			fo_json_str(d->pattern, strlen(d->pattern));
+			fo_puts(", \"before\": ");
+			fo_num(r->total_old, r->frac);
+			fo_puts(", \"after\": ");
+			fo_num(r->total, r->frac);
+			fo_puts(", \"matched_before\": ");
+			fo_num(hits[0], r->frac);
+			fo_puts(", \"matched_after\": ");
+			fo_num(hits[1], r->frac);
+			fo_printf(", \"percent_before\": %.4f, \"percent_after\": "
+			    "%.4f, \"by\": \"%s\", \"rows\": ", pb, pa, col);
+		} else if (o->format == FOLD_FMT_TEXT && !o->noheader) {
+			fo_write(d->pattern, strlen(d->pattern));
+			fo_puts(": before ");
+			fo_num(hits[0], r->frac);
+			fo_puts(" of ");
+			fo_num(r->total_old, r->frac);
+			fo_printf(" samples (%.2f%%), after ", pb);
+			fo_num(hits[1], r->frac);
+			fo_puts(" of ");
+			fo_num(r->total, r->frac);
+			fo_printf(" (%.2f%%)\n", pa);
+		}
+		fold_dtally_print(&t, o, &f, NULL);
+		if (o->format == FOLD_FMT_JSON)
+			fo_puts("}\n");
+	}
+	fold_dtally_free(&t);
+	return status;
 }
 
 int
@@ -79,10 +245,11 @@ main(int argc, char **argv)
 	uint64_t depth = 1;
 	size_t n, k, j, got, start;
 	int c, callees = 0, innermost = 0, folded = 0, status, step, frac;
+	int sortkey = -1;	/* 0 count, 1 delta, -1 by the input */
 
 	fold_init(argv[0]);
 	fold_common_init(&o);
-	while ((c = getopt_long(argc, argv, FOLD_COMMON_SHORTOPTS "c:", longopts,
+	while ((c = getopt_long(argc, argv, FOLD_COMMON_SHORTOPTS "c:r", longopts,
 	    NULL)) != -1) {
 		if (fold_opt_common(&o, c, optarg, usage, help))
 			continue;
@@ -104,6 +271,18 @@ main(int argc, char **argv)
 		case OPT_FOLDED:
 			folded = 1;
 			break;
+		case OPT_SORT:
+			if (strcmp(optarg, "count") == 0)
+				sortkey = 0;
+			else if (strcmp(optarg, "delta") == 0)
+				sortkey = 1;
+			else
+				fold_die(2, "invalid sort key '%s' (want count or "
+				    "delta)", optarg);
+			break;
+		case 'r':
+			o.reverse = 1;
+			break;
 		default:
 			fold_usage(usage);
 		}
@@ -122,6 +301,16 @@ main(int argc, char **argv)
 	fold_tally_init(&rows);
 	fold_reader_init(&r, argc - optind, argv + optind, o.strict);
 	step = callees ? 1 : -1;
+	if (fold_reader_isdiff(&r)) {
+		struct dopts d = { pattern, callerpat, depth, callees,
+		    innermost, folded, sortkey != 0 };
+
+		status = diffcallers(&r, &o, &filt, &sids, &target, &caller, &d);
+		goto done;
+	}
+	if (sortkey == 1)
+		fold_die(2, "--sort delta needs differential input (STACK "
+		    "BEFORE AFTER)");
 
 	while (fold_read(&r, &s)) {
 		keep = fold_stackids_diff(&sids, s.stack, s.stacklen);
@@ -259,6 +448,7 @@ main(int argc, char **argv)
 		if (o.format == FOLD_FMT_JSON)
 			fo_puts("}\n");
 	}
+done:
 	free(buf);
 	free(pos);
 	free(byid);

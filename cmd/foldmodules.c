@@ -8,13 +8,16 @@
 static const char usage[] =
     "foldmodules [-F] [--by root|leaf|inclusive] [--focus RE]\n"
     "               [--format text|tsv|csv|json] [--ignore RE]\n"
-    "               [--min-percent P] [-n N] [--no-header] [-p RE]\n"
-    "               [--preset rust|cpp|java|go|kernel|dso] [--strict]\n"
-    "               [--top-functions N] [file ...]\n";
+    "               [--min-percent P] [-n N] [--no-header] [-p RE] [-r]\n"
+    "               [--preset rust|cpp|java|go|kernel|dso]\n"
+    "               [--sort count|delta] [--strict] [--top-functions N]\n"
+    "               [file ...]\n";
 
 static const char help[] =
     "Group the samples by module: the first capture group of a pattern (the\n"
-    "whole match without one) in the frames of each sample.\n"
+    "whole match without one) in the frames of each sample.  On differential\n"
+    "input (STACK BEFORE AFTER, as folddiff writes), before, after and the\n"
+    "change.\n"
     "\n"
     "  -p, --pattern RE        what names a module\n"
     "      --preset NAME       rust (crate), cpp (outermost namespace), java\n"
@@ -26,6 +29,10 @@ static const char help[] =
     "      --top-functions N   the N hottest leaf functions of each module\n"
     "  -F, --fixed-strings     patterns are fixed strings\n"
     "  -n, --limit N           print the first N modules only\n"
+    "      --sort KEY          count (the default on ordinary input) or, on\n"
+    "                          differential input, delta (its default): the\n"
+    "                          largest increase first\n"
+    "  -r, --reverse           reverse the order (delta: decreases first)\n"
     "      --min-percent P     drop modules under P% of the samples\n"
     "      --focus RE          keep only samples with a frame matching RE\n"
     "      --ignore RE         drop samples with a frame matching RE\n"
@@ -35,7 +42,7 @@ static const char help[] =
     "  -h, --help              this help\n"
     "      --version           print the version\n";
 
-enum { OPT_PRESET = FOLD_OPT_TOOL, OPT_BY, OPT_TOPFN };
+enum { OPT_PRESET = FOLD_OPT_TOOL, OPT_BY, OPT_TOPFN, OPT_SORT };
 enum { BY_ROOT, BY_LEAF, BY_INCLUSIVE };
 
 static const struct option longopts[] = {
@@ -44,6 +51,8 @@ static const struct option longopts[] = {
 	{ "preset", 1, NULL, OPT_PRESET },
 	{ "by", 1, NULL, OPT_BY },
 	{ "top-functions", 1, NULL, OPT_TOPFN },
+	{ "sort", 1, NULL, OPT_SORT },
+	{ "reverse", 0, NULL, 'r' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -219,6 +228,11 @@ print_nested(const struct fold_common *o, uint64_t topfn, double denom,
 	int text = o->format == FOLD_FMT_TEXT;
 	double p;
 
+	if (o->reverse) {
+		fold_reverse_ids(mo, nm);
+		fold_reverse_ids(fo, nf);
+	}
+
 	fold_table_init(&tab, text ? cols3 : cols4, text ? 3 : 4, frac);
 	for (i = 0; i < nm; i++) {
 		struct fold_str mn = fold_intern_str(&mods.names, mo[i]);
@@ -267,6 +281,164 @@ print_nested(const struct fold_common *o, uint64_t topfn, double denom,
 	free(fo);
 }
 
+/* Differential: count a sample for module mn, and its leaf under it. */
+static void
+dattribute(struct fold_dtally *dm, struct fold_dtally *df, struct fold_str mn,
+    uint32_t leaf, const struct fold_sample *s, int topfn)
+{
+	struct fold_str lf;
+
+	fold_dtally_add(dm, mn.s, mn.len, 0, s->old, s->count);
+	if (!topfn)
+		return;
+	lf = fold_intern_str(&frames, leaf);
+	fold_grow(&key, &keycap, mn.len + lf.len + 1, 1);
+	memcpy(key, mn.s, mn.len);
+	key[mn.len] = '\0';
+	memcpy(key + mn.len + 1, lf.s, lf.len);
+	fold_dtally_add(df, key, mn.len + 1 + lf.len, 0, s->old, s->count);
+}
+
+/*
+ * Differential input: the modules (and with --top-functions their leaf
+ * functions) with before, after and the change.  A separate pass: the
+ * loops above are for ordinary input.
+ */
+static int
+diffmodules(struct fold_reader *r, const struct fold_common *o,
+    struct fold_filter *filt, struct fold_stackids *sids, int by,
+    uint64_t topfn, int bydelta)
+{
+	static const char *cols[] = { "before", "after", "delta", "delta%",
+	    "module", "function" };
+	struct fold_sample s;
+	struct fold_dtally dm, df;
+	struct fold_dtally_fmt f;
+	struct fold_col tcols[6];
+	struct fold_table tab;
+	struct fold_arena a = { NULL, NULL, 0 };
+	uint64_t *stamp = NULL, seq = 0;
+	size_t stampcap = 0, n, k, i, j, nm, nf, shown = 0, got;
+	const uint32_t *ids;
+	uint32_t m, mm, *mo, *fo;
+	int status, text = o->format == FOLD_FMT_TEXT;
+	double p;
+
+	fold_dtally_init(&dm, 1);
+	fold_dtally_init(&df, 1);
+	while (fold_read(r, &s)) {
+		ids = fold_stackids(sids, s.stack, s.stacklen, &n);
+		if (fold_filter_active(filt) &&
+		    !fold_filter_pass(filt, &frames, ids, n))
+			continue;
+		seq++;
+		m = NONE;
+		for (k = 0; k < n; k++) {
+			mm = classify(ids[by == BY_LEAF ? n - 1 - k : k]);
+			if (mm == NONE)
+				continue;
+			m = mm;
+			if (by != BY_INCLUSIVE)
+				break;
+			fold_grow(&stamp, &stampcap, (size_t)mm + 1,
+			    sizeof(*stamp));
+			if (stamp[mm] == seq)
+				continue;	/* each module once */
+			stamp[mm] = seq;
+			dattribute(&dm, &df, fold_intern_str(&mods.names, mm),
+			    ids[n - 1], &s, topfn > 0);
+		}
+		if (m != NONE && by == BY_INCLUSIVE)
+			continue;
+		dattribute(&dm, &df, m == NONE ? (struct fold_str){ "<other>",
+		    7 } : fold_intern_str(&mods.names, m), ids[n - 1], &s,
+		    topfn > 0);
+	}
+	status = fold_reader_end(r);
+
+	memset(&f, 0, sizeof(f));
+	f.cols = cols;
+	f.key = bydelta ? FOLD_DSORT_DELTA : FOLD_DSORT_AFTER;
+	f.reverse = o->reverse;
+	f.before = r->total_old;
+	f.after = r->total;
+	f.frac = r->frac;
+	f.what = "modules";
+	if (o->format == FOLD_FMT_JSON) {
+		static const char *bynames[] = { "root", "leaf", "inclusive" };
+
+		fo_puts("{\"before\": ");
+		fo_num(r->total_old, r->frac);
+		fo_puts(", \"after\": ");
+		fo_num(r->total, r->frac);
+		fo_printf(", \"by\": \"%s\", \"rows\": ", bynames[by]);
+	}
+	if (topfn == 0) {
+		fold_dtally_print(&dm, o, &f, NULL);
+		goto out;
+	}
+	/* Modules with their top functions: text indents the functions
+	 * under their module, the other formats have a function column. */
+	fold_dtally_cols(&dm, &f, tcols);
+	tcols[5].name = "function";
+	tcols[5].type = FOLD_COL_STR;
+	fold_table_init(&tab, tcols, text ? 5 : 6, r->frac);
+	mo = fold_dtally_rank(&dm, &f, &nm);
+	fo = fold_dtally_rank(&df, &f, &nf);
+	for (i = 0; i < nm; i++) {
+		struct fold_str mn = fold_intern_str(&dm.names, mo[i]);
+		union fold_cell *row;
+
+		p = fold_dtally_pct(&dm, mo[i], &f);
+		if ((o->limit > 0 && shown >= o->limit) ||
+		    (p < 0 ? -p : p) < o->minpct)
+			continue;
+		shown++;
+		row = fold_table_row(&tab);
+		fold_dtally_cells(&dm, mo[i], &f, row);
+		row[4].str = mn;
+		if (!text)
+			row[5].str.len = 0, row[5].str.s = "";
+		for (j = got = 0; j < nf && got < topfn; j++) {
+			struct fold_str fk = fold_intern_str(&df.names, fo[j]);
+			char *ind;
+
+			if (fk.len <= mn.len || fk.s[mn.len] != '\0' ||
+			    memcmp(fk.s, mn.s, mn.len) != 0)
+				continue;
+			got++;
+			row = fold_table_row(&tab);
+			fold_dtally_cells(&df, fo[j], &f, row);
+			if (text) {	/* "  function" */
+				ind = fold_arena_alloc(&a, fk.len - mn.len + 1);
+				memcpy(ind, "  ", 2);
+				memcpy(ind + 2, fk.s + mn.len + 1,
+				    fk.len - mn.len - 1);
+				row[4].str.s = ind;
+				row[4].str.len = fk.len - mn.len + 1;
+			} else {
+				row[4].str = mn;
+				row[5].str.s = fk.s + mn.len + 1;
+				row[5].str.len = fk.len - mn.len - 1;
+			}
+		}
+	}
+	fold_table_print(&tab, o->format, o->noheader);
+	if (text && shown < nm)
+		fo_printf("(%zu more modules not shown)\n", nm - shown);
+	fold_table_free(&tab);
+	fold_arena_free(&a);
+	free(mo);
+	free(fo);
+out:
+	if (o->format == FOLD_FMT_JSON)
+		fo_puts("}\n");
+	free(stamp);
+	fold_dtally_free(&dm);
+	fold_dtally_free(&df);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -282,10 +454,11 @@ main(int argc, char **argv)
 	const char *pattern = NULL;
 	uint32_t m, mm;
 	int c, by = BY_ROOT, status, frac, fixed;
+	int sortkey = -1;	/* 0 count, 1 delta, -1 by the input */
 
 	fold_init(argv[0]);
 	fold_common_init(&o);
-	while ((c = getopt_long(argc, argv, FOLD_COMMON_SHORTOPTS "p:", longopts,
+	while ((c = getopt_long(argc, argv, FOLD_COMMON_SHORTOPTS "p:r", longopts,
 	    NULL)) != -1) {
 		if (fold_opt_common(&o, c, optarg, usage, help))
 			continue;
@@ -315,6 +488,18 @@ main(int argc, char **argv)
 		case OPT_TOPFN:
 			topfn = fold_opt_u64("--top-functions", optarg);
 			break;
+		case OPT_SORT:
+			if (strcmp(optarg, "count") == 0)
+				sortkey = 0;
+			else if (strcmp(optarg, "delta") == 0)
+				sortkey = 1;
+			else
+				fold_die(2, "invalid sort key '%s' (want count or "
+				    "delta)", optarg);
+			break;
+		case 'r':
+			o.reverse = 1;
+			break;
 		default:
 			fold_usage(usage);
 		}
@@ -336,6 +521,14 @@ main(int argc, char **argv)
 	fold_tally_init(&fns);
 	fold_reader_init(&r, argc - optind, argv + optind, o.strict);
 
+	if (fold_reader_isdiff(&r)) {
+		status = diffmodules(&r, &o, &filt, &sids, by, topfn,
+		    sortkey != 0);
+		goto freeall;
+	}
+	if (sortkey == 1)
+		fold_die(2, "--sort delta needs differential input (STACK "
+		    "BEFORE AFTER)");
 	if (by == BY_INCLUSIVE && topfn == 0) {
 		inclusive(&r, &sids, &filt);
 		goto done;
@@ -383,6 +576,7 @@ done:
 		fold_tally_print(&mods, &o, "module", fold_num_dbl(r.total), frac);
 	if (o.format == FOLD_FMT_JSON)
 		fo_puts("}\n");
+freeall:
 	free(key);
 	free(stamp);
 	fold_tally_free(&fns);

@@ -146,100 +146,7 @@ stackkinds(uint32_t id, int d)
 		}
 }
 
-/* Output: key/value pairs for tsv/csv, an object for json, lines for text. */
 static int fmt, noheader;
-static int first_key = 1;
-
-static void
-kv_begin(void)
-{
-	if (fmt == FOLD_FMT_JSON)
-		fo_putc('{');
-	else if (fmt != FOLD_FMT_TEXT && !noheader)
-		fo_puts(fmt == FOLD_FMT_TSV ? "value\tkey\n" : "value,key\n");
-}
-
-/* A value, already formatted, under a dotted key (json: nested by hand). */
-static void
-kv(const char *key, const char *val)
-{
-	if (fmt == FOLD_FMT_JSON) {
-		fo_puts(first_key ? "\"" : ", \"");
-		fo_puts(key);
-		fo_puts("\": ");
-		fo_puts(val);
-	} else if (fmt == FOLD_FMT_TEXT) {
-		fo_printf("%-24s %s\n", key, val);
-	} else {
-		fo_puts(val);
-		fo_putc(fmt == FOLD_FMT_TSV ? '\t' : ',');
-		fo_puts(key);
-		fo_putc('\n');
-	}
-	first_key = 0;
-}
-
-static void
-kv_u64(const char *key, uint64_t v)
-{
-	char b[32];
-
-	snprintf(b, sizeof(b), "%llu", (unsigned long long)v);
-	kv(key, b);
-}
-
-static void
-kv_dbl(const char *key, double v, int decimals)
-{
-	char b[64];
-
-	snprintf(b, sizeof(b), "%.*f", decimals, v);
-	kv(key, b);
-}
-
-static void
-kv_num(const char *key, fold_num n, int frac)
-{
-	char b[48];
-
-	if (frac)
-		fold_fmt_double(b, fold_num_dbl(n));
-	else
-		snprintf(b, sizeof(b), "%llu", (unsigned long long)n.i);
-	kv(key, b);
-}
-
-/* JSON nesting: open "key": { ... } */
-static void
-obj_open(const char *key)
-{
-	if (fmt != FOLD_FMT_JSON)
-		return;
-	fo_puts(first_key ? "\"" : ", \"");
-	fo_puts(key);
-	fo_puts("\": {");
-	first_key = 1;
-}
-
-static void
-obj_close(void)
-{
-	if (fmt != FOLD_FMT_JSON)
-		return;
-	fo_putc('}');
-	first_key = 0;
-}
-
-static char keybuf[256];
-
-static const char *
-k2(const char *a, const char *b)
-{
-	if (fmt == FOLD_FMT_JSON)
-		return b;
-	snprintf(keybuf, sizeof(keybuf), "%s.%s", a, b);
-	return keybuf;
-}
 
 static fold_num *ranksrc;
 static int rankfrac;
@@ -271,6 +178,28 @@ ranked(fold_num *cnt, size_t cap, int frac, size_t *n)
 	return ids;
 }
 
+/*
+ * Differential input (STACK BEFORE AFTER): both totals of the kept samples
+ * and the change; the other figures are of the AFTER counts.
+ */
+static void
+diffstats(fold_num before, fold_num after, int frac)
+{
+	char b[64];
+	double pb = fold_num_dbl(before), d;
+
+	fold_kv_open("diff");
+	fold_kv_num(fold_kv_key("diff", "before"), before, frac);
+	fold_kv_num(fold_kv_key("diff", "after"), after, frac);
+	fold_fmt_delta(b, after, before, frac, fmt == FOLD_FMT_TEXT);
+	fold_kv(fold_kv_key("diff", "delta"), b);
+	d = pb > 0 ? 100.0 * (fold_num_dbl(after) - pb) / pb : 0;
+	snprintf(b, sizeof(b), fmt == FOLD_FMT_TEXT && d != 0 ? "%+.2f" :
+	    "%.2f", d == 0 ? 0.0 : d);
+	fold_kv(fold_kv_key("diff", "delta_percent"), b);
+	fold_kv_close();
+}
+
 static double
 share(double part, double whole)
 {
@@ -286,6 +215,7 @@ main(int argc, char **argv)
 	struct fold_sample s;
 	struct fold_stackids sids;
 	fold_num *hist = NULL, kept = { 0, 0 }, atmax = { 0, 0 };
+	fold_num kept_old = { 0, 0 };
 	double kfr[NKINDS] = { 0 }, ksa[NKINDS] = { 0 }, wframes = 0, d;
 	size_t hcap = 0, n, k, keep, maxd = 0, mind = (size_t)-1, nmax = 0;
 	size_t nleaves, nroots, nframes = 0, shown, i;
@@ -327,6 +257,7 @@ main(int argc, char **argv)
 			continue;
 		d = fold_num_dbl(s.count);
 		fold_num_add(&kept, s.count);	/* <= the total: no wrap */
+		fold_num_add(&kept_old, s.old);	/* differential input */
 		nkept++;
 		fold_grow(&hist, &hcap, n + 1, sizeof(*hist));
 		fold_num_add(&hist[n], s.count);
@@ -384,13 +315,15 @@ main(int argc, char **argv)
 	if (nkept == 0)
 		mind = 0;
 
-	kv_begin();
-	kv_num("samples", kept, frac);
-	kv_u64("lines", r.lines);
-	kv_u64("stacks", hcount);
-	kv_u64("frames", nframes);
-	kv_u64("leaves", nleaves);
-	kv_u64("invalid", r.invalid);
+	fold_kv_begin(fmt, noheader);
+	fold_kv_num("samples", kept, frac);
+	fold_kv_u64("lines", r.lines);
+	fold_kv_u64("stacks", hcount);
+	fold_kv_u64("frames", nframes);
+	fold_kv_u64("leaves", nleaves);
+	fold_kv_u64("invalid", r.invalid);
+	if (r.diff)
+		diffstats(kept_old, kept, frac);
 	{
 		double tot = fold_num_dbl(kept), cum = 0, sum = 0;
 		double q[3] = { 0.5, 0.9, 0.99 };
@@ -404,14 +337,14 @@ main(int argc, char **argv)
 			while (qi < 3 && h > 0 && cum >= q[qi] * tot)
 				qd[qi++] = k;
 		}
-		obj_open("depth");
-		kv_u64(k2("depth", "min"), mind);
-		kv_dbl(k2("depth", "mean"), tot > 0 ? sum / tot : 0, 2);
-		kv_u64(k2("depth", "median"), qd[0]);
-		kv_u64(k2("depth", "p90"), qd[1]);
-		kv_u64(k2("depth", "p99"), qd[2]);
-		kv_u64(k2("depth", "max"), maxd);
-		obj_close();
+		fold_kv_open("depth");
+		fold_kv_u64(fold_kv_key("depth", "min"), mind);
+		fold_kv_dbl(fold_kv_key("depth", "mean"), tot > 0 ? sum / tot : 0, 2);
+		fold_kv_u64(fold_kv_key("depth", "median"), qd[0]);
+		fold_kv_u64(fold_kv_key("depth", "p90"), qd[1]);
+		fold_kv_u64(fold_kv_key("depth", "p99"), qd[2]);
+		fold_kv_u64(fold_kv_key("depth", "max"), maxd);
+		fold_kv_close();
 		if (fmt == FOLD_FMT_TEXT && tot > 0) {
 			/* A histogram in at most 12 buckets of equal width. */
 			size_t w = (maxd - mind) / 12 + 1, b, lo;
@@ -440,11 +373,11 @@ main(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < NKINDS; i++) {
-		obj_open(kindname[i]);
-		kv_dbl(k2(kindname[i], "frames"), share(kfr[i], wframes), 2);
-		kv_dbl(k2(kindname[i], "samples"), share(ksa[i],
+		fold_kv_open(kindname[i]);
+		fold_kv_dbl(fold_kv_key(kindname[i], "frames"), share(kfr[i], wframes), 2);
+		fold_kv_dbl(fold_kv_key(kindname[i], "samples"), share(ksa[i],
 		    fold_num_dbl(kept)), 2);
-		obj_close();
+		fold_kv_close();
 	}
 	{
 		double tot = fold_num_dbl(kept), cum = 0, top1 = 0, top10 = 0;
@@ -461,21 +394,21 @@ main(int argc, char **argv)
 			while (qi < 3 && share(cum, tot) >= q[qi] - 1e-9)
 				need[qi++] = k + 1;
 		}
-		obj_open("concentration");
-		kv_dbl(k2("concentration", "top1"), share(top1, tot), 2);
-		kv_dbl(k2("concentration", "top10"), share(top10, tot), 2);
-		kv_u64(k2("concentration", "leaves50"), need[0]);
-		kv_u64(k2("concentration", "leaves80"), need[1]);
-		kv_u64(k2("concentration", "leaves90"), need[2]);
-		obj_close();
+		fold_kv_open("concentration");
+		fold_kv_dbl(fold_kv_key("concentration", "top1"), share(top1, tot), 2);
+		fold_kv_dbl(fold_kv_key("concentration", "top10"), share(top10, tot), 2);
+		fold_kv_u64(fold_kv_key("concentration", "leaves50"), need[0]);
+		fold_kv_u64(fold_kv_key("concentration", "leaves80"), need[1]);
+		fold_kv_u64(fold_kv_key("concentration", "leaves90"), need[2]);
+		fold_kv_close();
 	}
-	obj_open("max_depth");
-	kv_u64(k2("max_depth", "stacks"), nmax);
-	kv_dbl(k2("max_depth", "percent"), share(fold_num_dbl(atmax),
+	fold_kv_open("max_depth");
+	fold_kv_u64(fold_kv_key("max_depth", "stacks"), nmax);
+	fold_kv_dbl(fold_kv_key("max_depth", "percent"), share(fold_num_dbl(atmax),
 	    fold_num_dbl(kept)), 2);
 	truncated = nmax >= 3 && maxd >= 32;
-	kv_u64(k2("max_depth", "truncated"), (uint64_t)truncated);
-	obj_close();
+	fold_kv_u64(fold_kv_key("max_depth", "truncated"), (uint64_t)truncated);
+	fold_kv_close();
 
 	/* Roots: the first frames, usually processes or threads. */
 	if (fmt == FOLD_FMT_JSON)

@@ -6,17 +6,23 @@
 #include "fold.h"
 
 static const char usage[] =
-    "foldtop [-F] [-n N] [--focus RE] [--format text|tsv|csv|json]\n"
+    "foldtop [-F] [-n N] [-r] [--focus RE] [--format text|tsv|csv|json]\n"
     "               [--ignore RE] [--min-percent P] [--no-header]\n"
-    "               [--percent-of total|shown] [--sort self|total|name]\n"
+    "               [--percent-of total|shown]\n"
+    "               [--sort self|total|name|delta|delta-total]\n"
     "               [--strict] [--strip-annotations] [file ...]\n";
 
 static const char help[] =
     "Rank the functions of folded stacks: self (samples where the function\n"
     "is the leaf) and total (samples in which it appears, once per sample).\n"
+    "On differential input (STACK BEFORE AFTER, as folddiff writes), both\n"
+    "before and after, and the change (delta, delta% of the before total).\n"
     "\n"
     "  -n, --limit N           print the first N functions only\n"
-    "      --sort KEY          self (default), total or name\n"
+    "      --sort KEY          self (default), total or name; on differential\n"
+    "                          input also delta (default) or delta-total:\n"
+    "                          the largest increase first\n"
+    "  -r, --reverse           reverse the order (delta: decreases first)\n"
     "      --min-percent P     drop functions under P% (of the sort column)\n"
     "      --focus RE          keep only samples with a frame matching RE\n"
     "      --ignore RE         drop samples with a frame matching RE\n"
@@ -31,13 +37,15 @@ static const char help[] =
     "      --version           print the version\n";
 
 enum { OPT_SORT = FOLD_OPT_TOOL, OPT_PCTOF, OPT_STRIP };
-enum { SORT_SELF, SORT_TOTAL, SORT_NAME };
+enum { SORT_SELF, SORT_TOTAL, SORT_NAME, SORT_DELTA, SORT_DELTA_TOTAL,
+	SORT_DEFAULT };
 
 static const struct option longopts[] = {
 	FOLD_COMMON_LONGOPTS,
 	{ "sort", 1, NULL, OPT_SORT },
 	{ "percent-of", 1, NULL, OPT_PCTOF },
 	{ "strip-annotations", 0, NULL, OPT_STRIP },
+	{ "reverse", 0, NULL, 'r' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -63,7 +71,7 @@ struct pos {
 
 static struct fold_intern names;
 static struct fn *fns;
-static int sortkey, frac;
+static int sortkey = SORT_DEFAULT, frac;
 
 static int
 numcmp(fold_num a, fold_num b)
@@ -118,6 +126,100 @@ pct(fold_num n, double denom)
 	return denom > 0 ? 100.0 * fold_num_dbl(n) / denom : 0.0;
 }
 
+/*
+ * Differential input: self and total of each function, before and after.
+ * A separate pass (the loop above is for ordinary input): total counts a
+ * function once per sample, by the sample's stamp.
+ */
+static int
+difftop(struct fold_reader *r, const struct fold_common *o,
+    struct fold_filter *filt, struct fold_stackids *sids, int pctshown,
+    int reverse)
+{
+	static const char *const cols[] = {
+		"self-before", "self-after", "delta", "delta%", "total-before",
+		"total-after", "delta-total", "delta-total%", "name"
+	};
+	struct fold_sample s;
+	struct fold_dtally t;
+	struct fold_dtally_fmt f;
+	fold_num *v = NULL, kept[2] = { { 0, 0 }, { 0, 0 } };
+	uint64_t *stamp = NULL, nsample = 0;
+	size_t vcap = 0, scap = 0, n, k, nrows, shown;
+	const uint32_t *ids;
+	uint32_t id;
+	int status;
+
+	while (fold_read(r, &s)) {
+		ids = fold_stackids(sids, s.stack, s.stacklen, &n);
+		if (fold_filter_active(filt) &&
+		    !fold_filter_pass(filt, &names, ids, n))
+			continue;
+		nsample++;
+		fold_grow(&v, &vcap, 4 * fold_intern_count(&names), sizeof(*v));
+		fold_grow(&stamp, &scap, fold_intern_count(&names),
+		    sizeof(*stamp));
+		fold_num_add(&kept[0], s.old);	/* <= the totals: no wrap */
+		fold_num_add(&kept[1], s.count);
+		id = ids[n - 1];
+		fold_num_add(&v[4 * id], s.old);
+		fold_num_add(&v[4 * id + 1], s.count);
+		for (k = 0; k < n; k++) {
+			id = ids[k];
+			if (stamp[id] == nsample)
+				continue;	/* recursion: once per sample */
+			stamp[id] = nsample;
+			fold_num_add(&v[4 * id + 2], s.old);
+			fold_num_add(&v[4 * id + 3], s.count);
+		}
+	}
+	status = fold_reader_end(r);
+
+	fold_dtally_init(&t, 2);
+	for (k = 0; k < scap && k < fold_intern_count(&names); k++) {
+		struct fold_str nm = fold_intern_str(&names, (uint32_t)k);
+
+		if (stamp[k] == 0)
+			continue;	/* only in samples left out */
+		id = fold_dtally_id(&t, nm.s, nm.len);
+		memcpy(fold_dtally_v(&t, id), &v[4 * k], 4 * sizeof(*v));
+	}
+	memset(&f, 0, sizeof(f));
+	f.cols = cols;
+	f.measure = sortkey == SORT_TOTAL || sortkey == SORT_DELTA_TOTAL;
+	f.key = sortkey == SORT_NAME ? FOLD_DSORT_NAME : sortkey == SORT_SELF ||
+	    sortkey == SORT_TOTAL ? FOLD_DSORT_AFTER : FOLD_DSORT_DELTA;
+	f.reverse = reverse;
+	f.before = pctshown ? kept[0] : r->total_old;
+	f.after = pctshown ? kept[1] : r->total;
+	f.frac = r->frac;
+	f.what = "functions";
+	if (o->format == FOLD_FMT_JSON) {
+		fo_puts("{\"before\": ");
+		fo_num(r->total_old, r->frac);
+		fo_puts(", \"after\": ");
+		fo_num(r->total, r->frac);
+		fo_puts(", \"kept_before\": ");
+		fo_num(kept[0], r->frac);
+		fo_puts(", \"kept_after\": ");
+		fo_num(kept[1], r->frac);
+		fo_printf(", \"functions\": %zu, \"rows\": ",
+		    fold_intern_count(&t.names));
+	}
+	shown = fold_dtally_print(&t, o, &f, &nrows);
+	if (o->format == FOLD_FMT_JSON)
+		fo_printf(", \"shown\": %zu}\n", shown);
+	fold_dtally_free(&t);
+	free(v);
+	free(stamp);
+	fold_stackids_free(sids);
+	fold_filter_free(filt);
+	fold_intern_free(&names);
+	free(o->focus);
+	free(o->ignore);
+	return fo_end(status);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -141,11 +243,11 @@ main(int argc, char **argv)
 	uint64_t nkept = 0;
 	int filtered;
 	double denom, sum = 0, p;
-	int c, strip = 0, pctshown = 0, status;
+	int c, strip = 0, pctshown = 0, status, reverse = 0;
 
 	fold_init(argv[0]);
 	fold_common_init(&o);
-	while ((c = getopt_long(argc, argv, FOLD_COMMON_SHORTOPTS, longopts,
+	while ((c = getopt_long(argc, argv, FOLD_COMMON_SHORTOPTS "r", longopts,
 	    NULL)) != -1) {
 		if (fold_opt_common(&o, c, optarg, usage, help))
 			continue;
@@ -157,9 +259,13 @@ main(int argc, char **argv)
 				sortkey = SORT_TOTAL;
 			else if (strcmp(optarg, "name") == 0)
 				sortkey = SORT_NAME;
+			else if (strcmp(optarg, "delta") == 0)
+				sortkey = SORT_DELTA;
+			else if (strcmp(optarg, "delta-total") == 0)
+				sortkey = SORT_DELTA_TOTAL;
 			else
 				fold_die(2, "invalid sort key '%s' (want self, "
-				    "total or name)", optarg);
+				    "total, name, delta or delta-total)", optarg);
 			break;
 		case OPT_PCTOF:
 			if (strcmp(optarg, "total") == 0)
@@ -173,6 +279,9 @@ main(int argc, char **argv)
 		case OPT_STRIP:
 			strip = 1;
 			break;
+		case 'r':
+			reverse = 1;
+			break;
 		default:
 			fold_usage(usage);
 		}
@@ -182,6 +291,13 @@ main(int argc, char **argv)
 	fold_stackids_init(&sids, &names, strip);
 	fold_reader_init(&r, argc - optind, argv + optind, o.strict);
 	filtered = fold_filter_active(&filt);
+	if (fold_reader_isdiff(&r))
+		return difftop(&r, &o, &filt, &sids, pctshown, reverse);
+	if (sortkey == SORT_DELTA || sortkey == SORT_DELTA_TOTAL)
+		fold_die(2, "--sort %s needs differential input (STACK BEFORE "
+		    "AFTER)", sortkey == SORT_DELTA ? "delta" : "delta-total");
+	if (sortkey == SORT_DEFAULT)
+		sortkey = SORT_SELF;
 
 	while (fold_read(&r, &s)) {
 		keep = fold_stackids_diff(&sids, s.stack, s.stacklen);
@@ -190,6 +306,8 @@ main(int argc, char **argv)
 		ids = fold_stackids_push(&sids, s.stack, s.stacklen, &nids);
 		fold_grow(&fns, &fcap, fold_intern_count(&names), sizeof(*fns));
 		fold_grow(&stk, &stkcap, nids, sizeof(*stk));
+		for (k = keep; k < nids; k++)
+			fold_prefetch(&fns[ids[k]]);
 		for (k = keep; k < nids; k++) {
 			struct fn *fp = &fns[ids[k]];
 			struct pos *ps = &stk[k];
@@ -223,6 +341,8 @@ main(int argc, char **argv)
 		if (fns[k].seen)
 			order[nrows++] = (uint32_t)k;
 	qsort(order, nrows, sizeof(*order), cmp);
+	if (reverse)
+		fold_reverse_ids(order, nrows);
 
 	denom = fold_num_dbl(pctshown ? kept : r.total);
 	fold_table_init(&tab, cols, 6, frac);

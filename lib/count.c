@@ -1,4 +1,5 @@
 /* count.c - sample counts: exact integers, or decimals where given. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,4 +89,73 @@ fo_num(fold_num n, int frac)
 		return;
 	}
 	fo_write(buf, fold_fmt_double(buf, fold_num_dbl(n)));
+}
+
+/*
+ * Fixed-point formatting as printf("%.Nf") does it (the exact binary value
+ * rounded to the nearest, ties to even), without printf: v * scale is
+ * computed exactly as p + e (fma gives the rounding error e), and only the
+ * fraction of p, corrected by e's sign at an exact half, decides.  Returns
+ * 0 and the scaled integer in *out for 0 <= v < 2^50 / scale, else -1.
+ */
+int
+fold_scaled(double v, double scale, uint64_t *out)
+{
+	double p, e, f, frac;
+
+	if (!(v >= 0) || v * scale >= 1125899906842624.0)
+		return -1;
+	p = v * scale;
+	e = fma(v, scale, -p);
+	f = floor(p);
+	frac = p - f;
+	if (frac > 0.5 || (frac == 0.5 && (e > 0 || (e == 0 &&
+	    fmod(f, 2) == 1))))
+		f += 1;
+	*out = (uint64_t)f;
+	return 0;
+}
+
+size_t
+fold_fmt_u64(char *buf, uint64_t v)
+{
+	char t[24], *p = t + sizeof(t);
+	size_t n;
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	n = (size_t)(t + sizeof(t) - p);
+	memcpy(buf, p, n);
+	return n;
+}
+
+size_t
+fold_fmt_fixed(char *buf, size_t size, double v, int decimals)
+{
+	static const double scales[] = { 1, 10, 100, 1000, 10000 };
+	char t[32], *p = t + sizeof(t);
+	uint64_t n;
+	int k, r;
+
+	/* Below 2^50 / scale: at most 16 digits, '.', 4 decimals. */
+	if (decimals < 0 || decimals > 4 || size < sizeof(t) || signbit(v) ||
+	    fold_scaled(v, scales[decimals], &n) != 0) {
+		r = snprintf(buf, size, "%.*f", decimals, v);
+		return r < 0 ? 0 : (size_t)r;
+	}
+	for (k = 0; k < decimals; k++) {
+		*--p = (char)('0' + n % 10);
+		n /= 10;
+	}
+	if (decimals > 0)
+		*--p = '.';
+	do {
+		*--p = (char)('0' + n % 10);
+		n /= 10;
+	} while (n > 0);
+	memcpy(buf, p, (size_t)(t + sizeof(t) - p));
+	buf[t + sizeof(t) - p] = '\0';
+	return (size_t)(t + sizeof(t) - p);
 }

@@ -9,10 +9,9 @@
 
 #include "fold.h"
 
-/* Whether s holds "17h": every legacy Rust name ends in a path segment of
- * 17 bytes, 'h' and 16 hex digits; C++ names seldom have it. */
+/* The same, for a name with a suffix (".llvm.123"): anywhere. */
 static int
-has_hash_segment(const char *s, size_t len)
+has_hash_segment_dot(const char *s, size_t len)
 {
 	const char *p = s + 2, *end = s + len;
 
@@ -22,6 +21,22 @@ has_hash_segment(const char *s, size_t len)
 		p++;
 	}
 	return 0;
+}
+
+/* Whether s holds "17h": every legacy Rust name ends in a path segment of
+ * 17 bytes, 'h' and 16 hex digits; C++ names seldom have it. */
+static int
+has_hash_segment(const char *s, size_t len)
+{
+	/* Without a '.', the name must end in that segment and its 'E'
+	 * (as fold_demangle_rust() checks): a look at the end is enough. */
+	if (len < 23 || s[2] != 'N')
+		return 0;
+	if (s[len - 1] == 'E')
+		return memcmp(s + len - 20, "17h", 3) == 0;
+	if (memchr(s, '.', len) == NULL)
+		return 0;
+	return has_hash_segment_dot(s, len);
 }
 
 size_t

@@ -30,6 +30,9 @@
 #define CX_PRINT_DEPTH 1024	/* nested print calls */
 #define CX_MAXSCOPE 512		/* saved template scopes */
 #define CX_MAXSAVED 2048	/* templates in them */
+#ifndef CX_FAST
+#define CX_FAST 1		/* 0: no fast path (to check it against the rest) */
+#endif
 
 enum {
 	C_NAME = 1, C_QUAL, C_LOCAL, C_TYPED, C_TEMPLATE, C_TPARAM, C_FPARAM,
@@ -3061,6 +3064,1013 @@ pc(struct pr *p, struct cx *c)
 	c->busy--;
 }
 
+/* ---- the fast path -------------------------------------------------------
+ *
+ * Most symbols are plain: nested names of source names and operators,
+ * template arguments that are types, integer literals or packs of them,
+ * parameters that are builtins, names, pointers and references, one
+ * cv-qualifier, function types, pack expansions, substitutions and
+ * template parameters.  Printed where they are, such shapes do not depend
+ * on what is around them, so they are printed while they are parsed, and
+ * a substitution or template parameter is a copy of a span of the output
+ * already written.  Anything else (arrays, pointers to members, function
+ * types under qualifiers, expressions, local names, lambdas, clone
+ * suffixes, a substitution whose text depends on where it is printed...)
+ * makes fx_demangle() give up, and the symbol goes through the two passes
+ * above, which are the reference: the fast path only takes shapes for
+ * which it writes the same bytes (CX_FAST=0 builds without it, to compare
+ * them).  It also gives up where the two passes could reach one of their
+ * limits (components, substitutions, print depth), so that they decide. */
+
+#define FX_MAXSUB 256
+#define FX_MAXTARG 64
+#define FX_MAXDEPTH 64
+#define FX_MAXCOMP 500		/* print depth <= 2 * components < CX_PRINT_DEPTH */
+
+/* What a printed type is, for the rules that depend on it.  K_REFREF (a
+ * reference to a reference, printed as one), K_FUNC, K_ARRAY and K_FUNCPTR
+ * (a pointer or reference to either) print the same only where no
+ * modifier is pending; K_BAD (a
+ * function type printed inside a pointer, a type of a pack expansion) has
+ * no text of its own. */
+enum { K_NAME, K_BUILTIN, K_VOID, K_PTR, K_REF, K_RREF, K_REFREF, K_CV,
+	K_FUNC, K_ARRAY, K_FUNCPTR, K_PACK, K_BAD };
+
+struct fspan {
+	int off, len, kind;	/* K_PACK: pack elements pel[off..off+len) */
+};
+
+struct fx {
+	const char *p, *end;
+	char *out;
+	int len, cap;
+	int ncomp, maxcomp;	/* components the two passes would make */
+	int nsub, maxsub;
+	int ntarg;		/* the function's template arguments; -1: none */
+	int nrec, npel;		/* recorded so far */
+	int packi, packn;	/* in a pack expansion: element, count (-1) */
+	int packdep;		/* the type being parsed uses the pack */
+	int depth;
+	const char *ln;		/* the last source name (for a ctor) */
+	int lnlen;
+	struct fspan sub[FX_MAXSUB];
+	struct fspan targ[FX_MAXTARG];
+	struct fspan pel[FX_MAXTARG];
+};
+
+/* Append s[0..n), s + n <= send.  A short piece (most names) is copied
+ * as 16 bytes where both sides have room for them (what follows it in the
+ * output is scratch); memmove: a copy of the output may overlap. */
+static inline int
+fx_put(struct fx *f, const char *s, const char *send, int n)
+{
+	char *o = f->out + f->len;
+
+	if (n <= 16 && f->cap - f->len >= 16 && send - s >= 16)
+		memmove(o, s, 16);
+	else if (f->cap - f->len >= n)
+		memmove(o, s, (size_t)n);
+	else
+		return 0;
+	f->len += n;
+	return 1;
+}
+
+/* a string literal */
+static inline int
+fx_lit(struct fx *f, const char *s, int n)
+{
+	if (f->cap - f->len < n)
+		return 0;
+	memcpy(f->out + f->len, s, (size_t)n);
+	f->len += n;
+	return 1;
+}
+
+#define fx_puts(f, lit) fx_lit((f), (lit), (int)sizeof(lit) - 1)
+
+static inline int
+fx_copy(struct fx *f, const struct fspan *s)
+{
+	const char *from = f->out + s->off;
+
+	return fx_put(f, from, f->out + f->cap, s->len);
+}
+
+static inline int
+fx_addsub(struct fx *f, int start, int kind)
+{
+	struct fspan *s;
+
+	if (f->nsub >= f->maxsub)
+		return 0;
+	s = &f->sub[f->nsub++];
+	s->off = start;
+	s->len = f->len - start;
+	s->kind = f->packdep ? K_BAD : kind;
+	return 1;
+}
+
+static inline int
+fx_comp(struct fx *f, int n)
+{
+	f->ncomp += n;
+	return f->ncomp <= f->maxcomp;
+}
+
+static int fx_type(struct fx *f);
+static int fx_encoding(struct fx *f, int params);
+
+/* <source-name> */
+static inline int
+fx_source_name(struct fx *f)
+{
+	const char *p = f->p, *s;
+	int n;
+
+	if (p >= f->end || !isdig(*p))
+		return 0;
+	n = *p++ - '0';
+	while (p < f->end && isdig(*p)) {
+		n = n * 10 + (*p++ - '0');
+		if (n > CX_MAXIN)
+			return 0;
+	}
+	if (n <= 0 || f->end - p < n || !fx_comp(f, 1))
+		return 0;
+	s = p;
+	f->p = p + n;
+	if (n >= 10 && s[0] == '_' && s[1] == 'G' &&
+	    memcmp(s, "_GLOBAL_", 8) == 0 &&
+	    (s[8] == '.' || s[8] == '_' || s[8] == '$') && s[9] == 'N') {
+		f->ln = "(anonymous namespace)";
+		f->lnlen = (int)sizeof("(anonymous namespace)") - 1;
+		return fx_lit(f, f->ln, f->lnlen);
+	}
+	f->ln = s;
+	f->lnlen = n;
+	return fx_put(f, s, f->end, n);
+}
+
+/* [B <source-name>]... */
+static int
+fx_abi_tags1(struct fx *f)
+{
+	const char *ln = f->ln;
+	int lnlen = f->lnlen;
+
+	while (f->p < f->end && *f->p == 'B') {
+		f->p++;
+		if (!fx_comp(f, 1) || !fx_puts(f, "[abi:") ||
+		    !fx_source_name(f) || !fx_puts(f, "]"))
+			return 0;
+	}
+	f->ln = ln;
+	f->lnlen = lnlen;
+	return 1;
+}
+
+static inline int
+fx_abi_tags(struct fx *f)
+{
+	return f->p >= f->end || *f->p != 'B' || fx_abi_tags1(f);
+}
+
+/* an operator's name (not cv, v<digit>, li) */
+static int
+fx_operator(struct fx *f)
+{
+	int lo = 0, hi = NOPS;
+	char c1, c2;
+
+	if (f->end - f->p < 2)
+		return 0;
+	c1 = f->p[0];
+	c2 = f->p[1];
+	if ((c1 == 'c' && c2 == 'v') || (c1 == 'l' && c2 == 'i') ||
+	    (c1 == 'o' && c2 == 'n'))
+		return 0;
+	while (lo < hi) {
+		int i = lo + (hi - lo) / 2;
+		if (c1 == ops[i].code[0] && c2 == ops[i].code[1]) {
+			int n = ops[i].len;
+			const char *name = ops[i].name;
+			f->p += 2;
+			if (name[n - 1] == ' ')
+				n--;
+			return fx_comp(f, 1) && fx_puts(f, "operator") &&
+			    (!islow(name[0]) || fx_puts(f, " ")) &&
+			    fx_lit(f, name, n) && fx_abi_tags(f);
+		}
+		if (c1 < ops[i].code[0] ||
+		    (c1 == ops[i].code[0] && c2 < ops[i].code[1]))
+			hi = i;
+		else
+			lo = i + 1;
+	}
+	return 0;
+}
+
+/* S_, S<seq-id>_: the substitution, or NULL */
+static const struct fspan *
+fx_seq_id(struct fx *f)
+{
+	unsigned id = 0;
+
+	f->p++;		/* S */
+	if (f->p < f->end && *f->p == '_')
+		f->p++;
+	else {
+		while (f->p < f->end && *f->p != '_') {
+			char c = *f->p++;
+			if (isdig(c))
+				id = id * 36 + (unsigned)(c - '0');
+			else if (isupp(c))
+				id = id * 36 + (unsigned)(c - 'A') + 10;
+			else
+				return NULL;
+			if (id >= FX_MAXSUB)
+				return NULL;
+		}
+		if (f->p >= f->end)
+			return NULL;
+		f->p++;
+		id++;
+	}
+	if (id >= (unsigned)f->nsub || f->sub[id].kind == K_BAD)
+		return NULL;
+	return &f->sub[id];
+}
+
+/* Sa, Sb, Ss, Si, So, Sd (not St); prefix: in a nested name (before a
+ * ctor or dtor, the full name) */
+static int
+fx_stdsub(struct fx *f, int prefix)
+{
+	size_t k;
+	char c;
+
+	if (f->end - f->p < 2)
+		return 0;
+	c = f->p[1];
+	for (k = 1; k < sizeof(stdsub) / sizeof(stdsub[0]); k++) {
+		const char *t = stdsub[k].simple;
+		if (c != stdsub[k].code)
+			continue;
+		f->p += 2;
+		if (f->p < f->end && *f->p == 'B')
+			return 0;
+		if (prefix && f->p < f->end && (*f->p == 'C' || *f->p == 'D'))
+			t = stdsub[k].full;
+		f->ln = stdsub[k].last;
+		f->lnlen = (int)strlen(stdsub[k].last);
+		return fx_comp(f, 2) && fx_lit(f, t, (int)strlen(t));
+	}
+	return 0;
+}
+
+/* L <type> [n] <digits> E: a literal of an integer, bool or named type */
+static int
+fx_literal(struct fx *f)
+{
+	const char *s;
+	int neg = 0, tp = P_DEF;
+	char t;
+
+	f->p++;		/* L */
+	if (f->p >= f->end)
+		return 0;
+	t = *f->p;
+	if (islow(t)) {
+		if (t == 'u' || t == 'k' || t == 'p' || t == 'q' || t == 'r')
+			return 0;
+		tp = bt[t - 'a'].print;
+		if (tp == P_FLOAT || tp == P_VOID)
+			return 0;
+	}
+	if (tp == P_DEF || tp == P_BOOL) {
+		if (!fx_puts(f, "(") || fx_type(f) < 0 || !fx_puts(f, ")"))
+			return 0;
+	} else
+		f->p++;
+	if (f->p < f->end && *f->p == 'n') {
+		neg = 1;
+		f->p++;
+	}
+	s = f->p;
+	while (f->p < f->end && isdig(*f->p))
+		f->p++;
+	if (f->p == s || f->p >= f->end || *f->p != 'E' || !fx_comp(f, 3))
+		return 0;
+	f->p++;
+	if (tp == P_BOOL && !neg && f->p - s == 2 && (*s == '0' || *s == '1')) {
+		f->len -= 6;	/* "(bool)" */
+		return *s == '0' ? fx_puts(f, "false") : fx_puts(f, "true");
+	}
+	if ((neg && !fx_puts(f, "-")) || !fx_put(f, s, f->end, (int)(f->p - 1 - s)))
+		return 0;
+	switch (tp) {
+	case P_UNS: return fx_puts(f, "u");
+	case P_LONG: return fx_puts(f, "l");
+	case P_ULONG: return fx_puts(f, "ul");
+	case P_LLONG: return fx_puts(f, "ll");
+	case P_ULLONG: return fx_puts(f, "ull");
+	default: return 1;
+	}
+}
+
+/* One template argument: its kind, or -1.  pack: an element of a pack;
+ * rec: a pack's elements go to pel[] (the function's arguments). */
+static int
+fx_targ(struct fx *f, int pack, int rec)
+{
+	switch (*f->p) {
+	case 'L':
+		return fx_comp(f, 1) && fx_literal(f) ? K_NAME : -1;
+	case 'X': case 'I':
+		return -1;
+	case 'J': {
+		int n = 0, first = f->npel, slot = f->nrec;
+		if (pack || !fx_comp(f, 1))
+			return -1;
+		f->p++;
+		while (f->p < f->end && *f->p != 'E') {
+			int start, kind;
+			if ((n > 0 && !fx_puts(f, ", ")) || !fx_comp(f, 1))
+				return -1;
+			start = f->len;
+			if ((kind = fx_targ(f, 1, 0)) < 0 || f->len == start)
+				return -1;
+			if (rec) {
+				if (f->npel >= FX_MAXTARG)
+					return -1;
+				f->pel[f->npel].off = start;
+				f->pel[f->npel].len = f->len - start;
+				f->pel[f->npel].kind = kind;
+				f->npel++;
+			}
+			n++;
+		}
+		if (f->p >= f->end)
+			return -1;
+		f->p++;
+		if (rec) {
+			/* the span is the elements' */
+			f->targ[slot].off = first;
+			f->targ[slot].len = n;
+		}
+		return K_PACK;
+	}
+	default:
+		return fx_type(f);
+	}
+}
+
+/* I <template-arg>* E; record: they are the function's.  As libiberty,
+ * an empty pack prints nothing, and the ", " before empty packs at the end
+ * are taken back (and then no space goes before the '>'). */
+static int
+fx_targs(struct fx *f, int record)
+{
+	const char *ln = f->ln;
+	int lnlen = f->lnlen, n = 0, end;
+
+	f->p++;		/* I */
+	if (f->len > 0 && f->out[f->len - 1] == '<' && !fx_puts(f, " "))
+		return 0;
+	if (!fx_puts(f, "<") || !fx_comp(f, 2))
+		return 0;
+	end = f->len;
+	if (record) {
+		f->ntarg = -1;	/* (not while they are parsed) */
+		f->npel = 0;
+	}
+	while (f->p < f->end && *f->p != 'E') {
+		int start, kind;
+		if (n > 0 && !fx_puts(f, ", "))
+			return 0;
+		start = f->len;
+		if (n >= FX_MAXTARG)
+			return 0;
+		f->nrec = n;
+		if (!fx_comp(f, 1) || (kind = fx_targ(f, 0, record)) < 0)
+			return 0;
+		if (f->len > start)
+			end = f->len;
+		if (record) {
+			if (kind != K_PACK) {
+				f->targ[n].off = start;
+				f->targ[n].len = f->len - start;
+			}
+			f->targ[n].kind = kind;
+		}
+		n++;
+	}
+	if (record)
+		f->ntarg = n;
+	if (f->p >= f->end)
+		return 0;
+	f->p++;		/* E */
+	if (n > 1 && f->len != end)
+		f->len = end;	/* empty packs at the end */
+	else if (f->out[f->len - 1] == '>' && !fx_puts(f, " "))
+		return 0;
+	f->ln = ln;
+	f->lnlen = lnlen;
+	return fx_puts(f, ">");
+}
+
+/* N [K] <prefix> E: a type's (top 0) or the function's (top 1, *cvq
+ * set to 1 for a const member function).  *tpl: it ends in template
+ * arguments, of a name that is not a ctor or dtor (a return type follows). */
+static int
+fx_nested(struct fx *f, int top, int *cvq, int *tpl)
+{
+	int start = f->len, have = 0, ctor = 0;
+
+	f->p++;		/* N */
+	if (f->p < f->end && *f->p == 'K' && top) {
+		*cvq = 1;
+		f->p++;
+		if (!fx_comp(f, 1))
+			return 0;
+	}
+	/* (more qualifiers: r is restrict there, not an operator) */
+	if (f->p < f->end && (*f->p == 'r' || *f->p == 'V' || *f->p == 'K'))
+		return 0;
+	*tpl = 0;
+	for (;;) {
+		char c, c2;
+		if (f->p >= f->end)
+			return 0;
+		c = *f->p;
+		c2 = f->p + 1 < f->end ? f->p[1] : '\0';
+		if (isdig(c)) {
+			if ((have && !fx_puts(f, "::")) || !fx_comp(f, 1) ||
+			    !fx_source_name(f) || !fx_abi_tags(f))
+				return 0;
+			ctor = 0;
+			*tpl = 0;
+		} else if (c == 'I') {
+			/* (after a substitution, whether the name is a
+			 * ctor's is not known here) */
+			if (!have || (ctor < 0 && top) || !fx_targs(f, top))
+				return 0;
+			*tpl = !ctor;
+		} else if (c == 'S') {
+			if (have)
+				return 0;
+			ctor = 0;
+			if (c2 == 't') {
+				f->p += 2;
+				if (!fx_comp(f, 1) || !fx_puts(f, "std"))
+					return 0;
+			} else if (c2 == '_' || isdig(c2) || isupp(c2)) {
+				const struct fspan *s = fx_seq_id(f);
+				if (s == NULL || s->kind != K_NAME ||
+				    !fx_copy(f, s))
+					return 0;
+				ctor = -1;
+			} else if (!fx_stdsub(f, 1))
+				return 0;
+			have = 1;
+			if (f->p >= f->end || *f->p == 'E')
+				return 0;
+			continue;
+		} else if (islow(c)) {
+			if ((have && !fx_puts(f, "::")) || !fx_comp(f, 1) ||
+			    !fx_operator(f))
+				return 0;
+			ctor = 0;
+			*tpl = 0;
+		} else if ((c == 'C' && c2 >= '1' && c2 <= '5') ||
+		    (c == 'D' && (c2 == '0' || c2 == '1' || c2 == '2' ||
+		    c2 == '4' || c2 == '5'))) {
+			f->p += 2;
+			if (!have || f->ln == NULL || !fx_puts(f, "::") ||
+			    (c == 'D' && !fx_puts(f, "~")) ||
+			    !fx_lit(f, f->ln, f->lnlen) || !fx_comp(f, 2))
+				return 0;
+			if (f->p < f->end && *f->p == 'B')
+				return 0;
+			ctor = 1;
+			*tpl = 0;
+		} else
+			return 0;
+		have = 1;
+		if (f->p < f->end && *f->p == 'E')
+			break;
+		if (!fx_addsub(f, start, K_NAME))
+			return 0;
+	}
+	f->p++;		/* E */
+	return 1;
+}
+
+/* <unscoped-name> [<template-args>], St included (not N): *tpl as above */
+static int
+fx_unscoped(struct fx *f, int top, int *tpl)
+{
+	int start = f->len;
+
+	*tpl = 0;
+	if (*f->p == 'S') {
+		if (f->end - f->p < 3 || f->p[1] != 't' ||
+		    !(isdig(f->p[2]) || islow(f->p[2])))
+			return 0;
+		f->p += 2;
+		if (!fx_comp(f, 2) || !fx_puts(f, "std::"))
+			return 0;
+	}
+	if (islow(*f->p)) {
+		if (!fx_operator(f))
+			return 0;
+	} else if (!fx_source_name(f) || !fx_abi_tags(f))
+		return 0;
+	if (f->p < f->end && *f->p == 'I') {
+		if (!fx_addsub(f, start, K_NAME) || !fx_targs(f, top))
+			return 0;
+		*tpl = 1;
+	}
+	return 1;
+}
+
+/* F <return type> <parameters> E; mod: the pointer or reference it is
+ * under, or NULL.  Its kind, or -1. */
+static int
+fx_funtype(struct fx *f, const char *mod)
+{
+	int kind, n, start, end;
+
+	f->p++;		/* F */
+	if (f->p >= f->end || *f->p == 'Y' || !fx_comp(f, 1))
+		return -1;
+	kind = fx_type(f);
+	if (kind < 0 || kind >= K_FUNC || !fx_puts(f, " ") || (mod && (!fx_puts(f, "(") ||
+	    !fx_lit(f, mod, (int)strlen(mod)) || !fx_puts(f, ")"))) ||
+	    !fx_puts(f, "("))
+		return -1;
+	end = f->len;
+	for (n = 0; f->p < f->end && *f->p != 'E'; n++) {
+		const char *pstart = f->p;
+		if ((n > 0 && !fx_puts(f, ", ")) || !fx_comp(f, 1))
+			return -1;
+		start = f->len;
+		if ((*f->p == 'R' || *f->p == 'O') && f->p + 1 < f->end &&
+		    f->p[1] == 'E')
+			return -1;	/* a ref-qualifier */
+		if ((kind = fx_type(f)) < 0)
+			return -1;
+		if (f->len > start)
+			end = f->len;
+		if (n == 0 && kind == K_VOID && f->p - 1 == pstart &&
+		    f->p < f->end && *f->p == 'E')
+			f->len = end = start;
+	}
+	if (f->p >= f->end || n == 0)
+		return -1;
+	f->p++;		/* E */
+	if (n > 1 && f->len != end)
+		f->len = end;
+	return fx_puts(f, ")") ? K_FUNC : -1;
+}
+
+/* A [<digits>] _ <type>; mod: the pointer or reference it is under, or
+ * NULL.  Its kind, or -1. */
+static int
+fx_array(struct fx *f, const char *mod)
+{
+	const char *dim;
+	int kind, n;
+
+	f->p++;		/* A */
+	dim = f->p;
+	while (f->p < f->end && isdig(*f->p))
+		f->p++;
+	n = (int)(f->p - dim);
+	if (f->p >= f->end || *f->p != '_' || !fx_comp(f, 2))
+		return -1;
+	f->p++;
+	kind = fx_type(f);
+	if (kind < 0 || kind == K_REF || kind == K_RREF || kind == K_REFREF ||
+	    kind >= K_FUNC)
+		return -1;
+	if (mod && (!fx_puts(f, " (") || !fx_lit(f, mod, (int)strlen(mod)) ||
+	    !fx_puts(f, ")")))
+		return -1;
+	return fx_puts(f, " [") && fx_put(f, dim, f->end, n) &&
+	    fx_puts(f, "]") ? K_ARRAY : -1;
+}
+
+/* Dp <type>: the type once for each element of the pack it names */
+static int
+fx_expansion(struct fx *f)
+{
+	const char *p0, *p1 = NULL;
+	int start = f->len, nsub = 0, ncomp = 0, i, hold = f->packdep;
+
+	if (f->packi >= 0 || !fx_comp(f, 1))
+		return -1;
+	f->p += 2;
+	p0 = f->p;
+	f->packn = -1;
+	for (i = 0; i == 0 || i < f->packn; i++) {
+		if (i > 0 && !fx_puts(f, ", "))
+			return -1;
+		f->p = p0;
+		f->packi = i;
+		f->packdep = 0;
+		if (fx_type(f) < 0 || f->packn < 0)
+			return -1;
+		if (i == 0) {
+			/* its substitutions and components, once */
+			p1 = f->p;
+			nsub = f->nsub;
+			ncomp = f->ncomp;
+		} else if (f->p != p1)
+			return -1;
+		f->nsub = nsub;
+		f->ncomp = ncomp;
+	}
+	if (f->packn == 0)
+		f->len = start;
+	f->packi = -1;
+	f->packdep = 1;
+	i = fx_addsub(f, start, K_BAD);
+	f->packdep = hold;
+	return i ? K_BAD : -1;
+}
+
+static int
+fx_type_inner(struct fx *f)
+{
+	int start = f->len, kind, tpl;
+	char c, c2;
+
+	if (f->p >= f->end)
+		return -1;
+	c = *f->p;
+	c2 = f->p + 1 < f->end ? f->p[1] : '\0';
+	switch (c) {
+	case 'a': case 'b': case 'c': case 'd': case 'e': case 'f': case 'g':
+	case 'h': case 'i': case 'j': case 'l': case 'm': case 'n':
+	case 'o': case 's': case 't': case 'v': case 'w': case 'x': case 'y':
+	case 'z':
+		f->p++;
+		if (!fx_comp(f, 1) || !fx_lit(f, bt[c - 'a'].name,
+		    bt[c - 'a'].len))
+			return -1;
+		return c == 'v' ? K_VOID : K_BUILTIN;
+	case 'P': case 'R': case 'O':
+		f->p++;
+		if (!fx_comp(f, 1))
+			return -1;
+		if (c2 == 'F' || c2 == 'A') {
+			/* (the function or array type's own text is not
+			 * printed) */
+			const char *mod = c == 'P' ? "*" : c == 'R' ? "&" : "&&";
+			if ((c2 == 'F' ? fx_funtype(f, mod) :
+			    fx_array(f, mod)) < 0 ||
+			    !fx_addsub(f, start, K_BAD))
+				return -1;
+			kind = K_FUNCPTR;
+			break;
+		}
+		kind = fx_type(f);
+		if (kind < 0 || kind == K_REFREF || kind >= K_FUNC)
+			return -1;
+		if (kind == K_REF || kind == K_RREF) {
+			/* a reference to a reference: printed as the inner
+			 * one (&& to &: not here) */
+			if (c == 'P' || (c == 'R' && kind == K_RREF))
+				return -1;
+			kind = K_REFREF;
+		} else if (c == 'P') {
+			if (!fx_puts(f, "*"))
+				return -1;
+			kind = K_PTR;
+		} else if (c == 'R') {
+			if (!fx_puts(f, "&"))
+				return -1;
+			kind = K_REF;
+		} else {
+			if (!fx_puts(f, "&&"))
+				return -1;
+			kind = K_RREF;
+		}
+		break;
+	case 'K': case 'V': case 'r':
+		f->p++;
+		if (f->p >= f->end || *f->p == 'K' || *f->p == 'V' ||
+		    *f->p == 'r' || *f->p == 'F' || *f->p == 'D')
+			return -1;
+		kind = fx_type(f);
+		if (kind < 0 || kind == K_CV || kind == K_REF ||
+		    kind == K_RREF || kind == K_REFREF || kind >= K_FUNC ||
+		    !fx_comp(f, 1))
+			return -1;
+		if (!(c == 'K' ? fx_puts(f, " const") : c == 'V' ?
+		    fx_puts(f, " volatile") : fx_puts(f, " restrict")))
+			return -1;
+		kind = K_CV;
+		break;
+	case 'F':
+		if ((kind = fx_funtype(f, NULL)) < 0)
+			return -1;
+		break;
+	case 'A':
+		if ((kind = fx_array(f, NULL)) < 0)
+			return -1;
+		break;
+	case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+	case '8': case '9':
+		if (!fx_unscoped(f, 0, &tpl))
+			return -1;
+		kind = K_NAME;
+		break;
+	case 'N':
+		if (c2 == 'K' || c2 == 'V' || c2 == 'r' || c2 == 'R' ||
+		    c2 == 'O' || !fx_nested(f, 0, NULL, &tpl))
+			return -1;
+		kind = K_NAME;
+		break;
+	case 'S':
+		if (c2 == '_' || isdig(c2) || isupp(c2)) {
+			const struct fspan *s = fx_seq_id(f);
+			if (s == NULL || !fx_copy(f, s))
+				return -1;
+			kind = s->kind;
+			if (f->p >= f->end || *f->p != 'I')
+				return kind;
+			if (kind != K_NAME || !fx_targs(f, 0))
+				return -1;
+		} else if (c2 == 't') {
+			if (!fx_unscoped(f, 0, &tpl))
+				return -1;
+		} else {
+			if (!fx_stdsub(f, 0))
+				return -1;
+			if (f->p >= f->end || *f->p != 'I')
+				return K_NAME;
+			if (!fx_targs(f, 0))
+				return -1;
+		}
+		kind = K_NAME;
+		break;
+	case 'T': {
+		const struct fspan *a;
+		int n = 0;
+		f->p++;
+		if (f->p < f->end && *f->p != '_') {
+			while (f->p < f->end && isdig(*f->p)) {
+				n = n * 10 + (*f->p++ - '0');
+				if (n > FX_MAXTARG)
+					return -1;
+			}
+			n++;
+		}
+		if (f->p >= f->end || *f->p != '_' || n >= f->ntarg ||
+		    !fx_comp(f, 1))
+			return -1;
+		f->p++;
+		a = &f->targ[n];
+		if (a->kind == K_PACK) {
+			/* in a pack expansion, its element */
+			if (f->packi < 0 ||
+			    (f->packn >= 0 && f->packn != a->len))
+				return -1;
+			f->packn = a->len;
+			f->packdep = 1;
+			if (a->len == 0) {
+				kind = K_NAME;	/* (the text is dropped) */
+				break;
+			}
+			a = &f->pel[a->off + f->packi];
+		}
+		if (!fx_copy(f, a))
+			return -1;
+		kind = a->kind;
+		if (f->p < f->end && *f->p == 'I') {
+			if (kind != K_NAME || !fx_addsub(f, start, kind) ||
+			    !fx_targs(f, 0))
+				return -1;
+		}
+		break;
+	}
+	case 'D': {
+		static const char dbt[] = "fdehusi";
+		const char *k;
+		int i;
+		if (c2 == 'p')
+			return fx_expansion(f);
+		k = c2 ? strchr(dbt, c2) : NULL;
+		i = k ? 26 + (int)(k - dbt) : c2 == 'n' ? BT_NULLPTR : -1;
+		if (i < 0 || !fx_comp(f, 1))
+			return -1;
+		f->p += 2;
+		return fx_lit(f, bt[i].name, bt[i].len) ? K_BUILTIN : -1;
+	}
+	default:
+		return -1;
+	}
+	if (!fx_addsub(f, start, kind))
+		return -1;
+	return kind;
+}
+
+/* a type printed: its kind, or -1 to give up */
+static int
+fx_type(struct fx *f)
+{
+	int k, dep = f->packdep;
+
+	if (f->depth >= FX_MAXDEPTH)
+		return -1;
+	f->depth++;
+	f->packdep = 0;
+	k = fx_type_inner(f);
+	f->packdep |= dep;
+	f->depth--;
+	return k;
+}
+
+/* out[base..name) the name, out[name..len) its return type: made
+ * "type name" */
+static int
+fx_rotate(struct fx *f, int base, int name)
+{
+	char tmp[CX_MAXIN];
+	int nl = name - base, rl = f->len - name, i;
+
+	if (nl > (int)sizeof(tmp) || !fx_puts(f, " "))
+		return 0;
+	memcpy(tmp, f->out + base, (size_t)nl);
+	memmove(f->out + base, f->out + name, (size_t)rl);
+	f->out[base + rl] = ' ';
+	memcpy(f->out + base + rl + 1, tmp, (size_t)nl);
+	for (i = 0; i < f->nsub; i++)
+		if (f->sub[i].off >= base)
+			f->sub[i].off += f->sub[i].off < name ? rl + 1 : -nl;
+	for (i = 0; i < f->ntarg; i++)
+		if (f->targ[i].kind != K_PACK)
+			f->targ[i].off += rl + 1;
+	for (i = 0; i < f->npel; i++)
+		f->pel[i].off += rl + 1;
+	return 1;
+}
+
+/* <name> [<bare-function-type>] (params 0: the name only) */
+static int
+fx_encoding(struct fx *f, int params)
+{
+	int base = f->len, cvq = 0, tpl = 0, n, end;
+	char c;
+
+	if (f->p >= f->end)
+		return 0;
+	c = *f->p;
+	if (c == 'N') {
+		if (!fx_nested(f, 1, &cvq, &tpl))
+			return 0;
+	} else if (isdig(c) || c == 'S' || islow(c)) {
+		if (!fx_unscoped(f, 1, &tpl))
+			return 0;
+	} else
+		return 0;
+	if (!params)
+		return 1;
+	if (f->p == f->end)
+		return !cvq;
+	if (!tpl)
+		f->ntarg = -1;
+	else {
+		int name = f->len, kind = fx_type(f);
+		if (kind < 0 || kind >= K_FUNC || !fx_rotate(f, base, name))
+			return 0;
+	}
+	if (!fx_comp(f, 3) || !fx_puts(f, "("))
+		return 0;
+	end = f->len;
+	for (n = 0; f->p < f->end; n++) {
+		int start, kind;
+		const char *pstart = f->p;
+		if (*f->p == 'E' || *f->p == '.' ||
+		    (n > 0 && !fx_puts(f, ", ")))
+			return 0;
+		start = f->len;
+		if ((kind = fx_type(f)) < 0 || !fx_comp(f, 1))
+			return 0;
+		if (f->len > start)
+			end = f->len;
+		/* (v): no parameters */
+		if (n == 0 && kind == K_VOID && f->p - 1 == pstart &&
+		    f->p == f->end)
+			f->len = end = start;
+	}
+	if (n > 1 && f->len != end)
+		f->len = end;	/* empty packs at the end */
+	return n > 0 && fx_puts(f, ")") && (!cvq || fx_puts(f, " const"));
+}
+
+/* <number> _, an offset of a thunk */
+static int
+fx_offset(struct fx *f)
+{
+	int n = 0;
+
+	if (f->p < f->end && *f->p == 'n')
+		f->p++;
+	while (f->p < f->end && isdig(*f->p))
+		if (++n > 9)
+			return 0;
+		else
+			f->p++;
+	if (f->p >= f->end || *f->p != '_')
+		return 0;
+	f->p++;
+	return 1;
+}
+
+/* The symbol demangled into out[0..cap) by the fast path: its length, or
+ * 0 where the two passes must decide. */
+static size_t
+fx_demangle(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags)
+{
+	struct fx f;
+	int ok;
+
+	if (len < 4 || sym[0] != '_' || sym[1] != 'Z')
+		return 0;
+	f.p = sym + 2;
+	f.end = sym + len;
+	f.out = out;
+	f.len = 0;
+	f.cap = (int)(cap < FOLD_DM_MAXOUT ? cap : FOLD_DM_MAXOUT);
+	f.ncomp = 0;
+	f.maxcomp = 2 * len < FX_MAXCOMP ? (int)(2 * len) : FX_MAXCOMP;
+	f.nsub = 0;
+	f.maxsub = (int)len < FX_MAXSUB ? (int)len : FX_MAXSUB;
+	f.ntarg = -1;
+	f.npel = 0;
+	f.packi = f.packn = -1;
+	f.packdep = 0;
+	f.depth = 0;
+	f.ln = NULL;
+	f.lnlen = 0;
+	if (sym[2] == 'T') {
+		f.p += 2;
+		switch (sym[3]) {
+		case 'V': ok = fx_puts(&f, "vtable for "); break;
+		case 'T': ok = fx_puts(&f, "VTT for "); break;
+		case 'I': ok = fx_puts(&f, "typeinfo for "); break;
+		case 'S': ok = fx_puts(&f, "typeinfo name for "); break;
+		case 'h':
+			ok = fx_puts(&f, "non-virtual thunk to ") &&
+			    fx_offset(&f) && fx_encoding(&f, 1);
+			goto special;
+		case 'v':
+			ok = fx_puts(&f, "virtual thunk to ") &&
+			    fx_offset(&f) && fx_offset(&f) &&
+			    fx_encoding(&f, 1);
+			goto special;
+		default: return 0;
+		}
+		ok = ok && fx_type(&f) >= 0;
+		goto special;
+	}
+	if (sym[2] == 'G') {
+		int tpl;
+		f.p += 2;
+		if (sym[3] == 'V') {
+			ok = fx_puts(&f, "guard variable for ") &&
+			    f.p < f.end &&
+			    (*f.p == 'N' ? fx_nested(&f, 0, NULL, &tpl) :
+			    isdig(*f.p) || *f.p == 'S' ?
+			    fx_unscoped(&f, 0, &tpl) : 0);
+		} else if (sym[3] == 'T' && len > 4 && sym[4] == 't') {
+			f.p++;
+			ok = fx_puts(&f, "transaction clone for ") &&
+			    fx_encoding(&f, 1);
+		} else if (sym[3] == 'T' && len > 4 && sym[4] == 'n') {
+			f.p++;
+			ok = fx_puts(&f, "non-transaction clone for ") &&
+			    fx_encoding(&f, 1);
+		} else
+			return 0;
+		goto special;
+	}
+	if (!fx_encoding(&f, flags & FOLD_DM_PARAMS) ||
+	    ((flags & FOLD_DM_PARAMS) && f.p != f.end))
+		return 0;
+	return (size_t)f.len;
+special:
+	if (!ok || !fx_comp(&f, 1) ||
+	    ((flags & FOLD_DM_PARAMS) && f.p != f.end))
+		return 0;
+	return (size_t)f.len;
+}
+
 /* ---- the entry point ----------------------------------------------------- */
 
 size_t
@@ -3085,6 +4095,11 @@ fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
 		global = sym[9] == 'I' ? C_GLOBALCTOR : C_GLOBALDTOR;
 	else
 		return 0;
+	if (!global && CX_FAST) {
+		size_t n = fx_demangle(sym, len, out, cap, flags);
+		if (n > 0)
+			return n;
+	}
 
 	memset(&d, 0, sizeof(d));
 	d.unresolved = 1;

@@ -351,13 +351,18 @@ struct node {
 struct fold_flame {
 	struct fold_flame_opts o;
 	struct fold_intern names;
-	struct fold_stackids sids;
+	struct fold_stackids sids;	/* flamechart: frame ids */
+	struct fold_stackset ss;	/* else: the distinct stacks */
 	struct node *nodes;
 	size_t nnodes, ncap;
-	uint64_t *hkeys;	/* (parent << 32 | name) + 1; 0: empty */
-	uint32_t *hvals;
-	size_t hmask, hn;
 	uint32_t *path;		/* nodes of the previous stack */
+	struct pend {		/* flow(): boxes kept, names not yet interned */
+		uint32_t node;
+		const char *s;
+		size_t len;
+		uint64_t h;
+	} *pend;
+	size_t npend, pendcap;
 	size_t pathcap;
 	double time;		/* flamechart clock */
 	int any;		/* a sample was added */
@@ -366,8 +371,6 @@ struct fold_flame {
 	uint32_t *colors;	/* per frame id: rgb | 1 << 24 once known */
 	size_t ccap;
 	uint64_t rs;		/* --random state */
-	unsigned char *waker;	/* chain palette: per node, its name had
-				   _[w] appended by prepare() */
 };
 
 void
@@ -394,8 +397,12 @@ newnode(struct fold_flame *f, uint32_t parent, uint32_t name)
 
 	if (f->nnodes >= NONE - 1)
 		fold_die(1, "too many frames");
-	fold_grow(&f->nodes, &f->ncap, f->nnodes + 1, sizeof(*f->nodes));
+	if (f->nnodes == f->ncap) {	/* set whole below: not zeroed */
+		f->ncap = f->ncap ? f->ncap * 2 : 1024;
+		f->nodes = xrealloc(f->nodes, f->ncap * sizeof(*f->nodes));
+	}
 	n = &f->nodes[f->nnodes];
+	memset(n, 0, sizeof(*n));
 	n->parent = parent;
 	n->name = name;
 	n->child = n->next = NONE;
@@ -412,12 +419,8 @@ fold_flame_new(const struct fold_flame_opts *o)
 	f->o = *o;
 	fold_intern_init(&f->names);
 	fold_stackids_init(&f->sids, &f->names, 0);
+	fold_stackset_init(&f->ss);
 	newnode(f, NONE, NONE);
-	if (!o->flamechart) {
-		f->hmask = 1023;
-		f->hkeys = xcalloc(f->hmask + 1, sizeof(*f->hkeys));
-		f->hvals = xmalloc((f->hmask + 1) * sizeof(*f->hvals));
-	}
 	if (o->colormode == FOLD_COLOR_RANDOM) {
 		int fd = open("/dev/urandom", O_RDONLY);
 
@@ -431,55 +434,6 @@ fold_flame_new(const struct fold_flame_opts *o)
 		}
 	}
 	return f;
-}
-
-static inline uint64_t
-mix(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	return k;
-}
-
-static void
-hgrow(struct fold_flame *f)
-{
-	size_t ncap = (f->hmask + 1) * 2, k, j;
-	uint64_t *keys = xcalloc(ncap, sizeof(*keys));
-	uint32_t *vals = xmalloc(ncap * sizeof(*vals));
-
-	for (k = 0; k <= f->hmask; k++) {
-		if (f->hkeys[k] == 0)
-			continue;
-		for (j = mix(f->hkeys[k]) & (ncap - 1); keys[j] != 0;
-		    j = (j + 1) & (ncap - 1))
-			;
-		keys[j] = f->hkeys[k];
-		vals[j] = f->hvals[k];
-	}
-	free(f->hkeys);
-	free(f->hvals);
-	f->hkeys = keys;
-	f->hvals = vals;
-	f->hmask = ncap - 1;
-}
-
-/* The child of parent named name, made if new. */
-static uint32_t
-child(struct fold_flame *f, uint32_t parent, uint32_t name)
-{
-	uint64_t key = ((uint64_t)parent << 32 | name) + 1;
-	size_t j;
-
-	for (j = mix(key) & f->hmask; f->hkeys[j] != 0; j = (j + 1) & f->hmask)
-		if (f->hkeys[j] == key)
-			return f->hvals[j];
-	f->hkeys[j] = key;
-	f->hvals[j] = newnode(f, parent, name);
-	if (++f->hn * 2 > f->hmask)
-		hgrow(f);
-	return (uint32_t)(f->nnodes - 1);
 }
 
 /* The stack to merge: reversed with --reverse; for the chain palette, the
@@ -513,7 +467,8 @@ prepare(struct fold_flame *f, const char *s, size_t len, size_t *outlen)
 		while (len > 0 && s[len - 1] == ';')
 			len--;
 	}
-	if (f->o.palette == FOLD_PAL_CHAIN && (p = NULL,
+	/* (Not for flow(), which marks the wakers as it interns names.) */
+	if (f->o.palette == FOLD_PAL_CHAIN && f->o.flamechart && (p = NULL,
 	    contains(s, len, ";--;"))) {
 		char *out;
 		size_t cap = 0, n = 0, i = 0;
@@ -549,7 +504,7 @@ prepare(struct fold_flame *f, const char *s, size_t len, size_t *outlen)
 	return s;
 }
 
-void
+int
 fold_flame_add(struct fold_flame *f, const struct fold_sample *smp)
 {
 	size_t len, keep, n, k;
@@ -558,6 +513,22 @@ fold_flame_add(struct fold_flame *f, const struct fold_sample *smp)
 	struct node *leaf;
 	uint32_t parent;
 
+	if (!f->o.flamechart) {
+		/* The tree is built by flow() once all stacks are in. */
+		struct fold_stackrec *r = fold_stackset_add(&f->ss, stack, len,
+		    smp->stable && stack == smp->stack);
+
+		if (fold_num_add(&r->count, smp->count) != 0)
+			fold_die(1, "sum of counts larger than "
+			    "18446744073709551615");
+		if (smp->diff)
+			r->delta += fold_num_dbl(smp->count) -
+			    fold_num_dbl(smp->old);
+		f->time += fold_num_dbl(smp->count);
+		f->any = 1;
+		return r->s == smp->stack;	/* new, not copied */
+	}
+	/* Flame chart: boxes in input order, merged with the one before. */
 	if (len == 0)		/* only empty frames (";;"): the root's */
 		leaf = &f->nodes[0];
 	else {
@@ -566,9 +537,7 @@ fold_flame_add(struct fold_flame *f, const struct fold_sample *smp)
 		fold_grow(&f->path, &f->pathcap, n, sizeof(*f->path));
 		for (k = keep; k < n; k++) {
 			parent = k == 0 ? 0 : f->path[k - 1];
-			f->path[k] = f->o.flamechart ?
-			    newnode(f, parent, ids[k]) :
-			    child(f, parent, ids[k]);
+			f->path[k] = newnode(f, parent, ids[k]);
 		}
 		leaf = &f->nodes[f->path[n - 1]];
 	}
@@ -578,6 +547,7 @@ fold_flame_add(struct fold_flame *f, const struct fold_sample *smp)
 		leaf->delta += fold_num_dbl(smp->count) - fold_num_dbl(smp->old);
 	f->time += fold_num_dbl(smp->count);
 	f->any = 1;
+	return 0;
 }
 
 void
@@ -587,68 +557,191 @@ fold_flame_free(struct fold_flame *f)
 		return;
 	fold_intern_free(&f->names);
 	fold_stackids_free(&f->sids);
+	fold_stackset_free(&f->ss);
 	free(f->nodes);
-	free(f->hkeys);
-	free(f->hvals);
 	free(f->path);
+	free(f->pend);
 	free(f->buf);
 	free(f->colors);
-	free(f->waker);
 	free(f);
 }
 
 /* ---- layout and output -------------------------------------------------- */
 
-static struct fold_flame *sortf;
+/*
+ * The boxes at least minw wide, from the distinct stacks in frame order:
+ * flamegraph.pl's flow.  Each stack is compared with the one before; the
+ * frames after the shared ones close (a box, kept if wide enough: its
+ * children were closed before it, so a box dropped is the last node) and
+ * the stack's own frames open.  The nodes come out as they are drawn,
+ * parents before children and siblings by name, with the x (start), totals
+ * and depth pass 1 of fold_flame_write() would give them.  Only the names
+ * of the boxes kept are interned.  With the chain palette, the frames
+ * below a "--" frame (other than "--") are wakers: their names get _[w]
+ * here, so that siblings come in the order of the names as the input
+ * spells them ("b" before "b_Z").
+ */
+struct open {
+	uint32_t node;
+	const char *name;	/* in the stackset's copy */
+	size_t len, end;	/* name length, end offset in the stack */
+	double mid;		/* where the next child starts */
+	int below;		/* chain palette: below a "--" frame */
+};
 
 static int
-byname(const void *pa, const void *pb)
+isdashes(const char *s, size_t len)
 {
-	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
-	struct fold_str a = fold_intern_str(&sortf->names, sortf->nodes[ia].name);
-	struct fold_str b = fold_intern_str(&sortf->names, sortf->nodes[ib].name);
-
-	/* siblings in the order of the names as the input spells them */
-	if (sortf->waker != NULL) {
-		a.len -= sortf->waker[ia] ? 4 : 0;
-		b.len -= sortf->waker[ib] ? 4 : 0;
-	}
-	return fold_strcmp(a, b);
+	return len == 2 && s[0] == '-' && s[1] == '-';
 }
 
-/* Chain palette: which nodes' names prepare() marked with _[w], those
- * below a "--" frame other than "--" itself; for byname(). */
 static void
-mark_wakers(struct fold_flame *f)
+flow_close(struct fold_flame *f, struct open *op, size_t k, double minw)
 {
-	struct node *nd = f->nodes;
-	unsigned char *below = xcalloc(f->nnodes, 1);
-	size_t i;
-	struct fold_str pn, nm;
+	struct node *n = &f->nodes[op[k].node], *p;
 
-	f->waker = xcalloc(f->nnodes, 1);
-	for (i = 1; i < f->nnodes; i++) {
-		uint32_t p = nd[i].parent;
-
-		if (p != 0) {
-			pn = fold_intern_str(&f->names, nd[p].name);
-			below[i] = below[p] ||
-			    (pn.len == 2 && memcmp(pn.s, "--", 2) == 0);
-		}
-		nm = fold_intern_str(&f->names, nd[i].name);
-		f->waker[i] = below[i] && !(nm.len == 2 &&
-		    memcmp(nm.s, "--", 2) == 0) && nm.len >= 4;
+	if (k > 0) {
+		p = &f->nodes[op[k - 1].node];
+		fold_num_add(&p->total, n->total);	/* <= total: no wrap */
+		op[k - 1].mid += fold_num_dbl(n->total);
 	}
-	free(below);
+	if (fold_num_dbl(n->total) < minw)
+		f->nnodes = op[k].node;	/* the last node: drop it */
+	else if (k > 0 && op[k].below && !isdashes(op[k].name, op[k].len)) {
+		fold_grow(&f->buf, &f->bufcap, op[k].len + 5, 1);
+		memcpy(f->buf, op[k].name, op[k].len);
+		memcpy(f->buf + op[k].len, "_[w]", 4);
+		n->name = fold_intern(&f->names, f->buf, op[k].len + 4, NULL);
+	} else if (k > 0) {
+		fold_grow(&f->pend, &f->pendcap, f->npend + 1, sizeof(*f->pend));
+		f->pend[f->npend].node = op[k].node;
+		f->pend[f->npend].s = op[k].name;
+		f->pend[f->npend++].len = op[k].len;
+	}
 }
 
-/* Children lists in creation order, totals, and (unless flamechart) the
- * siblings sorted by name. */
+/* The names of the boxes kept since the last call, interned in a batch:
+ * hashes and table memory first, so that the cache misses overlap. */
+static void
+flow_names(struct fold_flame *f)
+{
+	struct pend *p = f->pend;
+	size_t k;
+
+	for (k = 0; k < f->npend; k++) {
+		p[k].h = fold_hash(p[k].s, p[k].len);
+		fold_intern_prefetch(&f->names, p[k].h);
+	}
+	for (k = 0; k < f->npend; k++)
+		fold_intern_prefetch_str(&f->names, p[k].h);
+	for (k = 0; k < f->npend; k++)
+		f->nodes[p[k].node].name = fold_intern_h(&f->names, p[k].s,
+		    p[k].len, p[k].h, NULL);
+	f->npend = 0;
+}
+
+static void
+flow(struct fold_flame *f, double minw)
+{
+	struct fold_stackset *ss = &f->ss;
+	const struct fold_stackrec *r, *prev = NULL;
+	struct open *op = NULL;
+	size_t ocap = 0, nopen = 0, i, k, l, start, flen;
+	const char *semi;
+	struct node *n;
+	uint32_t nid;
+	int chain = f->o.palette == FOLD_PAL_CHAIN;
+
+	fold_stackset_sort(ss, minw);
+	f->nnodes = 1;		/* the root */
+	memset(&f->nodes[0].self, 0, sizeof(f->nodes[0].self));
+	f->nodes[0].total = f->nodes[0].self;
+	f->nodes[0].start = 0;
+	fold_grow(&op, &ocap, 1, sizeof(*op));
+	op[0].node = 0;
+	op[0].mid = 0;
+	op[0].below = 0;
+	for (i = 0; i < ss->n; i++) {
+		r = &ss->recs[i];
+		/* op[1..nopen] are prev's frames: keep those r shares. */
+		k = 0;
+		if (prev != NULL) {
+			l = r->lcp;
+			while (k < nopen && op[k + 1].end < l)
+				k++;
+			if (k < nopen && op[k + 1].end == l &&
+			    (l == r->len || r->s[l] == ';') &&
+			    (l == prev->len || prev->s[l] == ';'))
+				k++;
+		}
+		while (nopen > k)
+			flow_close(f, op, nopen--, minw);
+		if (f->npend >= 32)
+			flow_names(f);
+		if (r->len == 0) {	/* only empty frames: the root's */
+			f->nodes[0].self = r->count;
+			f->nodes[0].total = r->count;
+			f->nodes[0].delta = r->delta;
+			op[0].mid += fold_num_dbl(r->count);
+			prev = r;
+			continue;
+		}
+		start = k > 0 ? op[k].end + 1 : 0;
+		if (start > r->len) {
+			/* All its frames are open: a stack after its children,
+			 * in a run too narrow to be sorted (fold_stackset_sort):
+			 * its box is narrower than minw. */
+			n = &f->nodes[op[k].node];
+			fold_num_add(&n->self, r->count);
+			fold_num_add(&n->total, r->count);
+			n->delta += r->delta;
+			op[k].mid += fold_num_dbl(r->count);
+			prev = r;
+			continue;
+		}
+		for (;;) {
+			semi = memchr(r->s + start, ';', r->len - start);
+			flen = semi ? (size_t)(semi - r->s) - start : r->len - start;
+			fold_grow(&op, &ocap, k + 2, sizeof(*op));
+			nid = newnode(f, op[k].node, NONE);
+			n = &f->nodes[nid];
+			n->start = op[k].mid;
+			memset(&n->self, 0, sizeof(n->self));
+			n->total = n->self;
+			n->delta = 0;
+			k++;
+			op[k].node = nid;
+			op[k].name = r->s + start;
+			op[k].len = flen;
+			op[k].end = start + flen;
+			op[k].mid = n->start;
+			/* Below a "--" that is not the first frame (as
+			 * prepare() did it: the stack has ";--;"). */
+			op[k].below = chain && (op[k - 1].below ||
+			    (k > 2 && isdashes(op[k - 1].name, op[k - 1].len)));
+			if (semi == NULL)
+				break;
+			start += flen + 1;
+		}
+		nopen = k;
+		n->self = r->count;
+		n->total = r->count;
+		n->delta = r->delta;
+		op[k].mid += fold_num_dbl(r->count);
+		prev = r;
+	}
+	while (nopen > 0)
+		flow_close(f, op, nopen--, minw);
+	flow_close(f, op, 0, minw);
+	flow_names(f);
+	free(op);
+}
+
+/* Flame chart: children lists in creation order, and totals. */
 static void
 build(struct fold_flame *f)
 {
-	size_t i, k, n, cap = 0;
-	uint32_t *tmp = NULL, c;
+	size_t i;
 	struct node *nd = f->nodes;
 
 	for (i = f->nnodes; i-- > 1;) {
@@ -660,51 +753,8 @@ build(struct fold_flame *f)
 		nd[i].total = nd[i].self;
 	for (i = f->nnodes; i-- > 1;)
 		fold_num_add(&nd[nd[i].parent].total, nd[i].total);
-	if (f->o.flamechart)
-		return;
-	if (f->o.palette == FOLD_PAL_CHAIN)
-		mark_wakers(f);
-	sortf = f;
-	for (i = 0; i < f->nnodes; i++) {
-		if (nd[i].child == NONE || nd[nd[i].child].next == NONE)
-			continue;
-		for (n = 0, c = nd[i].child; c != NONE; c = nd[c].next) {
-			fold_grow(&tmp, &cap, n + 1, sizeof(*tmp));
-			tmp[n++] = c;
-		}
-		qsort(tmp, n, sizeof(*tmp), byname);
-		nd[i].child = tmp[0];
-		for (k = 0; k + 1 < n; k++)
-			nd[tmp[k]].next = tmp[k + 1];
-		nd[tmp[n - 1]].next = NONE;
-	}
-	free(tmp);
 }
 
-/*
- * Fixed-point formatting as printf("%.Nf") does it (the exact binary value
- * rounded to the nearest, ties to even), without printf: v * scale is
- * computed exactly as p + e (fma gives the rounding error e), and only the
- * fraction of p, corrected by e's sign at an exact half, decides.  Returns
- * 0 and the scaled integer in *out for 0 <= v < 2^50 / scale, else -1.
- */
-static int
-scaled(double v, double scale, uint64_t *out)
-{
-	double p, e, f, frac;
-
-	if (!(v >= 0) || v * scale >= 1125899906842624.0)
-		return -1;
-	p = v * scale;
-	e = fma(v, scale, -p);
-	f = floor(p);
-	frac = p - f;
-	if (frac > 0.5 || (frac == 0.5 && (e > 0 || (e == 0 &&
-	    fmod(f, 2) == 1))))
-		f += 1;
-	*out = (uint64_t)f;
-	return 0;
-}
 
 /* Room for any double as %.2f (DBL_MAX has 309 digits). */
 #define FIXED_MAX 400
@@ -719,7 +769,7 @@ fmt_fixed(char b[FIXED_MAX], double v, int decimals, int trim)
 	uint64_t n;
 	int k, len;
 
-	if (v < 0 || scaled(v, scales[decimals], &n) != 0) {
+	if (v < 0 || fold_scaled(v, scales[decimals], &n) != 0) {
 		char t[FIXED_MAX];
 
 		len = snprintf(t, sizeof(t), "%.*f", decimals, v);
@@ -777,7 +827,7 @@ round1(double v)
 	uint64_t n;
 	char b[64];
 
-	if (scaled(v, 10, &n) == 0)
+	if (fold_scaled(v, 10, &n) == 0)
 		return (double)n / 10;
 	snprintf(b, sizeof(b), "%.1f", v);
 	return strtod(b, NULL);
@@ -973,7 +1023,6 @@ save_palmap(struct palmap *m, const char *path)
 
 	for (k = 0; k < n; k++)
 		ord[k] = (uint32_t)k;
-	sortf = NULL;
 	/* Sort ids by name: a tiny insertion-free qsort over the table. */
 	{
 		struct fold_intern *t = &m->names;
@@ -1334,8 +1383,8 @@ fold_flame_write(struct fold_flame *f, int frac, int diff)
 	w.raw8 = o->encoding && !is_utf8(o->encoding);
 	if (!f->any || !(f->time > 0))
 		return write_empty(&w);	/* nothing, or only zero counts */
-	build(f);
-	nd = f->nodes;
+	if (o->flamechart)
+		build(f);
 	w.timemax = f->time;
 	if (o->total > 0 && o->total > f->time)
 		w.timemax = o->total;
@@ -1347,17 +1396,29 @@ fold_flame_write(struct fold_flame *f, int frac, int diff)
 	w.wpt = (o->width - 20) / w.timemax;
 	minw = o->minpct ? w.timemax * o->minwidth / 100 : o->minwidth / w.wpt;
 	w.maxdelta = 1;
-	if (diff)
+	if (diff && o->flamechart) {
 		for (k = 1; k < f->nnodes; k++)
-			if (fabs(nd[k].delta) > w.maxdelta)
-				w.maxdelta = fabs(nd[k].delta);
+			if (fabs(f->nodes[k].delta) > w.maxdelta)
+				w.maxdelta = fabs(f->nodes[k].delta);
+	} else if (diff)	/* the deltas are the leaves' (not the root's) */
+		for (k = 0; k < f->ss.n; k++)
+			if (f->ss.recs[k].len > 0 &&
+			    fabs(f->ss.recs[k].delta) > w.maxdelta)
+				w.maxdelta = fabs(f->ss.recs[k].delta);
+	if (!o->flamechart)
+		flow(f, minw);	/* the boxes drawn, in order */
+	nd = f->nodes;
 
 	/* Pass 1: which boxes are drawn, their x, the depth. */
 	fold_grow(&stk, &scap, 1, sizeof(*stk));
 	stk[0] = 0;
-	sn = 1;
-	if (!o->flamechart)
-		nd[0].start = 0;
+	sn = !o->flamechart ? 0 : 1;
+	for (k = 0; !o->flamechart && k < f->nnodes; k++) {
+		nd[k].drawn = 1;
+		ndrawn++;
+		if (nd[k].depth > w.maxdepth)
+			w.maxdepth = nd[k].depth;
+	}
 	while (sn > 0) {
 		i = stk[--sn];
 		if (fold_num_dbl(nd[i].total) < minw)
@@ -1449,9 +1510,20 @@ fold_flame_write(struct fold_flame *f, int frac, int diff)
 	fo_num1(height - w.ypad2 / 2);
 	fo_puts("\"> </text>\n<g id=\"frames\">\n");
 
-	/* Pass 2: the boxes, depth first, parents before children. */
+	/* Pass 2: the boxes, depth first, parents before children; one line
+	 * per branch: a line ends after a leaf box.  Flow gave that order. */
+	for (k = 0; !o->flamechart && k < f->nnodes; k++) {
+		/* The names of the boxes a little ahead: fetched meanwhile. */
+		if (k + 16 < f->nnodes && nd[k + 16].name != NONE)
+			fold_prefetch(&f->names.strs[nd[k + 16].name]);
+		if (k + 8 < f->nnodes && nd[k + 8].name != NONE)
+			fold_prefetch(f->names.strs[nd[k + 8].name].s);
+		frame(&w, &nd[k]);
+		if (k + 1 == f->nnodes || nd[k + 1].depth <= nd[k].depth)
+			fo_putc('\n');
+	}
 	stk[0] = 0;
-	sn = 1;
+	sn = !o->flamechart ? 0 : 1;
 	while (sn > 0) {
 		i = stk[--sn];
 		if (!nd[i].drawn)

@@ -69,7 +69,17 @@ fold_grow(void *arrp, size_t *cap, size_t need, size_t elsize)
  *
  * A file that cannot be opened or read is reported ("prog: name: error"),
  * status becomes 1 and reading goes on with the next file.
+ *
+ * A regular file is mapped (mmap) instead of read when it can be: its
+ * lines are then handed out from the map, without a copy (mapped is 1 while
+ * they are), and the pages behind the current line are unmapped as reading
+ * goes on, so memory does not grow with the file.  A caller that keeps
+ * some lines sets map to FOLD_IN_KEEP after fold_in_init() and calls
+ * fold_in_keep() after each line it keeps: a mapped line kept stays valid
+ * until fold_in_free() (so do the pages before it).  FOLD_IN_READ: never
+ * map.
  */
+enum { FOLD_IN_STREAM, FOLD_IN_KEEP, FOLD_IN_READ };
 struct fold_in {
 	char **files;		/* the list; NULL means stdin only */
 	int nfiles, next;	/* list length, index of the next to open */
@@ -80,8 +90,15 @@ struct fold_in {
 	int nonl;		/* the last line returned had no '\n' */
 	int status;		/* 1 once an open or read error happened */
 	char *buf;
-	size_t cap, pos, end;	/* buf[pos..end) is unread data */
+	size_t cap, pos, end;	/* data[pos..end) is unread data */
 	int eof;		/* current file fully read */
+	const char *data;	/* buf, or the current file's map */
+	int map;		/* FOLD_IN_*, set by the caller */
+	int mapped;		/* the current file is mapped */
+	size_t dropped, kept;	/* map: unmapped or kept below dropped;
+				   the end of the last line kept */
+	struct fold_map { void *p; size_t len; } *maps;	/* unmapped at free */
+	size_t nmaps, mapcap;
 };
 
 void fold_in_init(struct fold_in *in, int nfiles, char **files);
@@ -95,6 +112,8 @@ int fold_in_line(struct fold_in *in, const char **line, size_t *len);
  */
 size_t fold_in_buffered(const struct fold_in *in, const char **p);
 void fold_in_take(struct fold_in *in, size_t n, unsigned long long nlines);
+/* FOLD_IN_KEEP: the last line returned is kept (see above). */
+void fold_in_keep(struct fold_in *in);
 void fold_in_free(struct fold_in *in);
 
 /* ---- out.c: the buffered writer for stdout ----------------------------- */
@@ -159,6 +178,21 @@ uint32_t fold_intern(struct fold_intern *t, const char *s, size_t len,
 #define FOLD_NOID ((uint32_t)-1)
 uint32_t fold_intern_find_h(const struct fold_intern *t, const char *s,
     size_t len, uint64_t h);
+/*
+ * Hints for a batch of lookups (the frames of a stack): first
+ * fold_intern_prefetch() for each hash (the slot), then
+ * fold_intern_prefetch_str() for each (the string a slot may hold), then
+ * the lookups: their cache misses overlap instead of coming one by one.
+ * They change nothing.
+ */
+/* A hint that *p will be read soon (no effect where not supported). */
+#if defined(__GNUC__) || defined(__clang__)
+#define fold_prefetch(p) __builtin_prefetch(p)
+#else
+#define fold_prefetch(p) ((void)(p))
+#endif
+void fold_intern_prefetch(const struct fold_intern *t, uint64_t h);
+void fold_intern_prefetch_str(const struct fold_intern *t, uint64_t h);
 static inline size_t fold_intern_count(const struct fold_intern *t) { return t->n; }
 static inline struct fold_str fold_intern_str(const struct fold_intern *t, uint32_t id) { return t->strs[id]; }
 void fold_intern_free(struct fold_intern *t);
@@ -197,6 +231,16 @@ int fold_num_parse(const char *s, size_t len, fold_num *out);
 void fo_num(fold_num n, int frac);
 /* Format a double with the shortest round-trip decimal into buf (>= 48 bytes). */
 size_t fold_fmt_double(char *buf, double d);
+/* v as printf("%.Nf") writes it (N = decimals, 0 to 4), into buf (size
+ * bytes, NUL-terminated); the length, as snprintf's.  Without printf for
+ * 0 <= v < 2^50 / 10^N when size >= 32. */
+size_t fold_fmt_fixed(char *buf, size_t size, double v, int decimals);
+/* v in decimal into buf (>= 20 bytes, not NUL-terminated); the length. */
+size_t fold_fmt_u64(char *buf, uint64_t v);
+/* v * scale rounded to an integer as printf rounds (to nearest, ties to
+ * even, on the exact binary value): 0 and *out for 0 <= v < 2^50 / scale,
+ * else -1. */
+int fold_scaled(double v, double scale, uint64_t *out);
 
 /* ---- folded.c: the folded-stack format (see folded(5)) ----------------- */
 
@@ -218,6 +262,8 @@ struct fold_sample {
 	int frac;		/* count has a decimal part */
 	int diff;		/* line had two counts */
 	fold_num old;		/* the OLD count when diff */
+	int stable;		/* from fold_read(): stack stays valid until
+				   fold_reader_end() (a mapped file) */
 };
 /* Parse one line (trailing '\r' and blanks allowed).  FOLD_OK or an error. */
 int fold_parse_line(const char *line, size_t len, struct fold_sample *s);
@@ -264,6 +310,7 @@ struct fold_stackids {
 	size_t prevlen, prevcap;
 	uint32_t *ids;		/* its frame ids */
 	size_t *ends;		/* end offset of each frame in prev */
+	uint64_t *hs;		/* hashes of the frames being pushed */
 	size_t n, cap;
 	size_t keep;		/* from the last diff */
 	int same;		/* the last diff found the same stack */
@@ -348,7 +395,10 @@ enum { FOLD_FMT_TEXT, FOLD_FMT_TSV, FOLD_FMT_CSV, FOLD_FMT_JSON };
 /* "text" "tsv" "csv" "json" to FOLD_FMT_*, or -1. */
 int fold_fmt_parse(const char *s);
 
-enum { FOLD_COL_COUNT, FOLD_COL_PCT, FOLD_COL_STR, FOLD_COL_INT };
+enum { FOLD_COL_COUNT, FOLD_COL_PCT, FOLD_COL_STR, FOLD_COL_INT,
+	FOLD_COL_DELTA,		/* d.a - d.b, signed ("+N" in text) */
+	FOLD_COL_DPCT		/* a signed percentage ("+1.25%" in text) */
+};
 struct fold_col {
 	const char *name;
 	int type;
@@ -358,6 +408,9 @@ union fold_cell {
 	double pct;		/* PCT, 0..100 */
 	uint64_t u;		/* INT */
 	struct fold_str str;	/* STR: not copied, must outlive the table */
+	struct {
+		fold_num a, b;
+	} d;			/* DELTA */
 };
 /*
  * A table is filled row by row and printed at once (text needs the column
@@ -415,6 +468,7 @@ struct fold_common {
 	int strict;
 	const char **focus, **ignore;	/* patterns as given */
 	size_t nfocus, nignore;
+	int reverse;		/* -r, set by the tools that rank */
 };
 struct fold_filter;		/* compiled --focus/--ignore, see filter.c */
 
@@ -670,8 +724,10 @@ void fold_flame_opts_init(struct fold_flame_opts *o);
  */
 struct fold_flame;
 struct fold_flame *fold_flame_new(const struct fold_flame_opts *o);
-/* Add one sample (the stack as it comes, reversed here if asked). */
-void fold_flame_add(struct fold_flame *f, const struct fold_sample *s);
+/* Add one sample (the stack as it comes, reversed here if asked).  Returns
+ * 1 if the graph keeps pointing at the sample's stack bytes (s->stable: a
+ * mapped line; the caller then calls fold_in_keep()), else 0. */
+int fold_flame_add(struct fold_flame *f, const struct fold_sample *s);
 /*
  * Write the SVG with the fo_*() writer.  frac: some count had decimals;
  * diff: differential input.  With no samples at all, write a small SVG
@@ -684,6 +740,195 @@ void fold_flame_free(struct fold_flame *f);
 /* The script and styles embedded in every flame graph (flamejs.c). */
 extern const char *const fold_flame_script[];	/* lines, NULL-ended */
 extern const char fold_flame_style[];
+
+/* ---- difftab.c: differential input in the analysis tools ------------- */
+
+/*
+ * Look ahead in a fold_in without consuming anything: the line that starts
+ * *off bytes into the unread data of the current file (the first file is
+ * opened if none is), *off moved past it; 0 at the end of that file.  The
+ * line stays valid until the next fold_in_*() call.  Starting at *off = 0
+ * and calling again walks the lines the next fold_in_line() calls return.
+ */
+int fold_in_peek(struct fold_in *in, size_t *off, const char **line,
+    size_t *len);
+/*
+ * Is the input differential ("STACK BEFORE AFTER")?  Decided by the first
+ * valid line (blank and invalid lines before it are looked past, up to
+ * 1000 lines), read ahead without consuming it: call before fold_read().
+ */
+int fold_reader_isdiff(struct fold_reader *r);
+
+/*
+ * A ranked table of before/after counts.  Each row has a name and nm
+ * measures (1: a count; 2: self and total), each with a before and an
+ * after value; it is printed as four columns per measure (before, after,
+ * delta, and delta% of the before total), then the name.  Rows are ranked
+ * by one measure's delta (the largest increase first) or after value, or
+ * by name; ties by name.  reverse turns the ranking around.  --limit and
+ * --min-percent (of the magnitude of the ranked column, as a percentage
+ * of the before total for deltas, of the after total otherwise) apply.
+ */
+enum { FOLD_DSORT_DELTA, FOLD_DSORT_AFTER, FOLD_DSORT_NAME };
+struct fold_dtally {
+	struct fold_intern names;
+	int nm;
+	fold_num *v;		/* per id: nm * 2 values, before then after */
+	size_t cap;		/* in values */
+};
+void fold_dtally_init(struct fold_dtally *t, int nm);
+/* The id of name (added with zero counts if new). */
+uint32_t fold_dtally_id(struct fold_dtally *t, const char *name, size_t len);
+/* The 2 * nm values of id: [2m] before, [2m + 1] after of measure m. */
+static inline fold_num *fold_dtally_v(struct fold_dtally *t, uint32_t id) { return t->v + (size_t)id * 2 * (size_t)t->nm; }
+/* Add before/after to measure m of name; returns its id. */
+uint32_t fold_dtally_add(struct fold_dtally *t, const char *name, size_t len,
+    int m, fold_num before, fold_num after);
+struct fold_dtally_fmt {
+	const char *const *cols;	/* 4 * nm names, then the name column */
+	int measure;		/* the measure ranked */
+	int key;		/* FOLD_DSORT_* */
+	int reverse;
+	fold_num before, after;	/* the totals, for percentages */
+	int frac;
+	const char *what;	/* "functions", for the text footer */
+};
+/* The ids in rank order (malloc'd, *n of them). */
+uint32_t *fold_dtally_rank(const struct fold_dtally *t,
+    const struct fold_dtally_fmt *f, size_t *n);
+/* The percentage --min-percent is checked against (may be negative). */
+double fold_dtally_pct(const struct fold_dtally *t, uint32_t id,
+    const struct fold_dtally_fmt *f);
+/* Fill the 4 * nm number cells of id's row; nc = 4 * nm + 1 columns. */
+void fold_dtally_cells(const struct fold_dtally *t, uint32_t id,
+    const struct fold_dtally_fmt *f, union fold_cell *row);
+/* The column types for f->cols (4 * nm numbers, then a name). */
+void fold_dtally_cols(const struct fold_dtally *t,
+    const struct fold_dtally_fmt *f, struct fold_col *cols);
+/* Print the rows; returns how many were printed.  In JSON only the array. */
+size_t fold_dtally_print(const struct fold_dtally *t,
+    const struct fold_common *o, const struct fold_dtally_fmt *f,
+    size_t *nrows);
+void fold_dtally_free(struct fold_dtally *t);
+/* Reverse an array of ids in place (-r on a ranking). */
+void fold_reverse_ids(uint32_t *ids, size_t n);
+/* Write a - b (signed) as text: "+N", "-N" or "0" with sign, else "N"/"-N". */
+size_t fold_fmt_delta(char *buf, fold_num a, fold_num b, int frac, int sign);
+
+/* ---- table.c: key/value output (foldstats) ----------------------------- */
+
+/*
+ * One record of named values: text "key  value" lines, tsv/csv "value,key"
+ * rows (after a header unless noheader), or one JSON object, nested with
+ * fold_kv_open()/fold_kv_close() (dotted keys elsewhere).  One record at a
+ * time: fold_kv_begin() starts it, the caller writes the closing '}' in
+ * JSON.
+ */
+void fold_kv_begin(int fmt, int noheader);
+void fold_kv(const char *key, const char *val);	/* val already formatted */
+void fold_kv_u64(const char *key, uint64_t v);
+void fold_kv_dbl(const char *key, double v, int decimals);
+void fold_kv_num(const char *key, fold_num n, int frac);
+void fold_kv_open(const char *key);
+void fold_kv_close(void);
+/* The key b inside object a: "a.b", or b in JSON (valid until the next
+ * call). */
+const char *fold_kv_key(const char *a, const char *b);
+
+/* ---- fdiff.c: two profiles into one differential profile -------------- */
+
+/*
+ * The merge behind folddiff(1): the union of the stacks of BEFORE and AFTER
+ * (paths, "-" for stdin: at most one) as "STACK BEFORE AFTER" lines, in
+ * byte order of the stacks, written with fo_*().  Lines are read as
+ * difffolded.pl reads them: the count is the last word (digits, or digits
+ * '.' digits), the stack everything before the whitespace character in
+ * front of it (so "a;b  5" has the stack "a;b ").  Counts of a stack are
+ * summed exactly; a line that would take a file's total past 2^64 - 1 is
+ * an error (skipped, status 1).  Invalid lines are reported as the folded
+ * reader does ("prog: file:line: ..."; fatal with strict).
+ * normalize: BEFORE's counts scaled to AFTER's total, floor(c * t2 / t1)
+ * (difffolded.pl's int()); striphex: 0x[0-9a-fA-F]+ becomes "0x..." in the
+ * stacks before they are merged.  Memory: a sorted regular file is read
+ * through (mapped, unmapped behind the reader); the distinct stacks of an
+ * input that is not (a pipe, or unsorted) are held.  Returns the exit status.
+ */
+/*
+ * Output that may be taken back (out.c): fo_seekable() is 1 if stdout is a
+ * regular file (*start: where this output begins) or /dev/null (*start
+ * -1); fo_rewind(start) then drops what is buffered and truncates the file
+ * back to start.  folddiff merges sorted inputs in one pass when it can
+ * take its output back, should an input turn out unsorted.
+ */
+int fo_seekable(int64_t *start);
+void fo_rewind(int64_t start);
+
+struct fold_diff_opts {
+	int normalize, striphex, strict;
+};
+int fold_diff_run(const char *before, const char *after,
+    const struct fold_diff_opts *o);
+
+/* ---- stackset.c: distinct stacks in frame order (i11) ------------------ */
+
+/*
+ * Frame order: stacks compared frame by frame, each frame by its bytes,
+ * shorter first on a common prefix, so a stack comes before those it is a
+ * prefix of: "a;b" < "a;b;c" < "a;b-c" < "a;bc".  In this order the stacks
+ * that share callers are next to each other and siblings come by name, so
+ * a tree can be built by comparing each stack with the one before
+ * (flamegraph.pl's flow).  Byte order (`sort`) differs only where a name
+ * is a prefix of a sibling's name followed by a byte below ';' (bytes:
+ * "a;b" < "a;b-c" < "a;b;c").
+ *
+ * fold_frame_cmp() is <0, 0, >0.  fold_common_prefix() is the length of
+ * the common prefix of a and b, n bytes at most.
+ */
+int fold_frame_cmp(const char *a, size_t alen, const char *b, size_t blen);
+size_t fold_common_prefix(const char *a, const char *b, size_t n);
+
+/*
+ * A stackset holds each distinct stack once (copied into its arena unless
+ * the caller's bytes are stable), with
+ * fields for the caller's sums (zero when the stack is first added).
+ * Adding is cheap while the input comes in frame order (a comparison with
+ * the stack before, which is also how a repeat is found); at the first
+ * stack out of order the set starts hashing whole stacks.
+ * fold_stackset_sort() then puts the records in frame order once (MSD
+ * radix on the bytes).  Record pointers stay valid until the
+ * next add or the sort; the stack bytes until fold_stackset_free().
+ * Memory grows with the distinct stacks only.
+ */
+struct fold_stackrec {
+	const char *s;		/* the stack */
+	size_t len;
+	size_t lcp;		/* after fold_stackset_sort(): bytes shared
+				   with the record before (0 for the first) */
+	fold_num count, old;	/* the caller's sums */
+	double delta;
+};
+struct fold_stackset {
+	struct fold_stackrec *recs;	/* in frame order once sorted */
+	size_t n, cap;
+	int sorted;		/* recs are in frame order */
+	uint32_t *map;		/* index + 1 by hash, once out of order */
+	uint64_t *hashes;	/* per record, once out of order */
+	size_t mask;
+	struct fold_arena arena;
+};
+void fold_stackset_init(struct fold_stackset *ss);
+/* The record of stack s (len bytes), added if new.  With stable, s stays
+ * valid as long as the set: it is not copied. */
+struct fold_stackrec *fold_stackset_add(struct fold_stackset *ss,
+    const char *s, size_t len, int stable);
+/*
+ * Put the records in frame order.  With minw > 0, a run of records sharing
+ * a prefix whose counts (fold_num_dbl) sum below minw may be left in any
+ * order: a tree built from them is the same down to the boxes at least
+ * minw wide (narrower ones may come in pieces).
+ */
+void fold_stackset_sort(struct fold_stackset *ss, double minw);
+void fold_stackset_free(struct fold_stackset *ss);
 
 /* ---- syms.c, elf.c, ksyms.c, symsrc.c: addresses to symbol names ------ */
 

@@ -162,6 +162,7 @@ fold_read(struct fold_reader *r, struct fold_sample *s)
 		r->frac |= s->frac;
 		r->diff |= s->diff;
 		r->samples++;
+		s->stable = r->in.mapped && r->in.map == FOLD_IN_KEEP;
 		return 1;
 	}
 	return 0;

@@ -1,6 +1,10 @@
 /* in.c - the line reader: read(2) into one buffer, memchr for newlines. */
+#include <sys/mman.h>
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +29,83 @@ fold_in_init(struct fold_in *in, int nfiles, char **files)
 	in->name = "<stdin>";
 	in->cap = IN_BUFSIZE;
 	in->buf = xmalloc(in->cap);
+	in->data = in->buf;
+}
+
+/* A regular file is mapped whole: lines are handed out from the map, no
+ * copy, and stay valid until fold_in_free().  0 if it cannot be (not a
+ * regular file, empty, too large, mmap failed): then it is read. */
+static int
+map_file(struct fold_in *in)
+{
+	struct stat st;
+	void *p;
+	int flags = MAP_PRIVATE;
+
+	if (fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uintmax_t)st.st_size > (uintmax_t)SIZE_MAX / 2)
+		return 0;
+#ifdef MAP_POPULATE
+	flags |= MAP_POPULATE;
+#endif
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, in->fd, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	fold_grow(&in->maps, &in->mapcap, in->nmaps + 1, sizeof(*in->maps));
+	in->maps[in->nmaps].p = p;
+	in->maps[in->nmaps++].len = (size_t)st.st_size;
+	in->data = p;
+	in->pos = 0;
+	in->end = (size_t)st.st_size;
+	in->eof = 1;
+	in->mapped = 1;
+	in->dropped = in->kept = 0;
+	return 1;
+}
+
+/* Unmap the whole pages behind pos that hold no kept line, 4 MB or more
+ * at a time.  in->maps lists what is mapped: the current file's last
+ * segment is the last entry, split in two when a hole is made in it. */
+static void
+drop_behind(struct fold_in *in)
+{
+	static size_t page;
+	struct fold_map *m;
+	size_t start, end;
+	char *a, *b, *segend;
+
+	if (page == 0) {
+		long p = sysconf(_SC_PAGESIZE);
+
+		page = p > 0 ? (size_t)p : 4096;
+	}
+	start = in->kept > in->dropped ? in->kept : in->dropped;
+	start = (start + page - 1) / page * page;
+	end = in->pos / page * page;
+	if (end <= start || end - start < ((size_t)4 << 20))
+		return;
+	m = &in->maps[in->nmaps - 1];
+	a = (char *)in->data + start;
+	b = (char *)in->data + end;
+	segend = (char *)m->p + m->len;
+	munmap(a, end - start);
+	in->dropped = end;
+	if (a == (char *)m->p) {	/* nothing kept before: it shrinks */
+		m->p = b;
+		m->len = (size_t)(segend - b);
+		return;
+	}
+	m->len = (size_t)(a - (char *)m->p);	/* the part kept, then */
+	fold_grow(&in->maps, &in->mapcap, in->nmaps + 1, sizeof(*in->maps));
+	in->maps[in->nmaps].p = b;	/* the rest */
+	in->maps[in->nmaps++].len = (size_t)(segend - b);
+}
+
+void
+fold_in_keep(struct fold_in *in)
+{
+	if (in->mapped)
+		in->kept = in->pos;
 }
 
 /* Open the next file of the list; 0 when there is none. */
@@ -39,6 +120,8 @@ open_next(struct fold_in *in)
 		in->eof = 0;
 		in->lineno = 0;
 		in->newfile = 1;
+		in->data = in->buf;
+		in->mapped = 0;
 		if (strcmp(path, "-") == 0) {
 			in->fd = 0;
 			in->name = "<stdin>";
@@ -46,8 +129,11 @@ open_next(struct fold_in *in)
 		}
 		in->name = path;
 		in->fd = open(path, O_RDONLY);
-		if (in->fd >= 0)
+		if (in->fd >= 0) {
+			if (in->map != FOLD_IN_READ)
+				map_file(in);
 			return 1;
+		}
 		fold_warn("%s: %s", path, strerror(errno));
 		in->status = 1;
 	}
@@ -60,6 +146,13 @@ close_cur(struct fold_in *in)
 	if (in->fd > 0)
 		close(in->fd);
 	in->fd = -1;
+	if (in->mapped && in->map == FOLD_IN_STREAM) {
+		in->nmaps--;
+		munmap(in->maps[in->nmaps].p, in->maps[in->nmaps].len);
+	}
+	in->mapped = 0;
+	in->data = in->buf;
+	in->pos = in->end = 0;
 }
 
 /* Read more into the buffer, keeping buf[pos..end); 0 at end of file. */
@@ -68,6 +161,8 @@ fill(struct fold_in *in)
 {
 	ssize_t n;
 
+	if (in->mapped)
+		return 0;
 	if (in->pos > 0) {
 		memmove(in->buf, in->buf + in->pos, in->end - in->pos);
 		in->end -= in->pos;
@@ -75,6 +170,7 @@ fill(struct fold_in *in)
 	}
 	if (in->end == in->cap)
 		fold_grow(&in->buf, &in->cap, in->cap * 2, 1);
+	in->data = in->buf;
 	for (;;) {
 		n = read(in->fd, in->buf + in->end, in->cap - in->end);
 		if (n >= 0)
@@ -106,12 +202,14 @@ fold_in_line(struct fold_in *in, const char **line, size_t *len)
 				return 0;
 		} else
 			in->newfile = 0;
+		if (in->mapped)
+			drop_behind(in);
 		scanned = 0;
 		for (;;) {
-			nl = memchr(in->buf + in->pos + scanned, '\n',
+			nl = memchr(in->data + in->pos + scanned, '\n',
 			    in->end - in->pos - scanned);
 			if (nl != NULL) {
-				*line = in->buf + in->pos;
+				*line = in->data + in->pos;
 				*len = (size_t)(nl - *line);
 				in->pos += *len + 1;
 				in->lineno++;
@@ -123,7 +221,7 @@ fold_in_line(struct fold_in *in, const char **line, size_t *len)
 				break;
 		}
 		if (in->end > in->pos) {	/* last line, no newline */
-			*line = in->buf + in->pos;
+			*line = in->data + in->pos;
 			*len = in->end - in->pos;
 			in->pos = in->end;
 			in->lineno++;
@@ -138,7 +236,7 @@ fold_in_line(struct fold_in *in, const char **line, size_t *len)
 size_t
 fold_in_buffered(const struct fold_in *in, const char **p)
 {
-	*p = in->buf + in->pos;
+	*p = in->data + in->pos;
 	return in->fd < 0 ? 0 : in->end - in->pos;
 }
 
@@ -154,7 +252,42 @@ fold_in_take(struct fold_in *in, size_t n, unsigned long long nlines)
 void
 fold_in_free(struct fold_in *in)
 {
+	size_t k;
+
 	close_cur(in);
 	free(in->buf);
 	in->buf = NULL;
+	for (k = 0; k < in->nmaps; k++)
+		munmap(in->maps[k].p, in->maps[k].len);
+	free(in->maps);
+	in->maps = NULL;
+	in->nmaps = 0;
+}
+
+int
+fold_in_peek(struct fold_in *in, size_t *off, const char **line, size_t *len)
+{
+	const char *nl;
+
+	if (in->fd < 0 && !open_next(in))
+		return 0;
+	for (;;) {
+		nl = memchr(in->data + in->pos + *off, '\n',
+		    in->end - in->pos - *off);
+		if (nl != NULL) {
+			*line = in->data + in->pos + *off;
+			*len = (size_t)(nl - *line);
+			*off += *len + 1;
+			return 1;
+		}
+		if (in->eof || !fill(in))
+			break;
+	}
+	if (in->end - in->pos > *off) {		/* last line, no newline */
+		*line = in->data + in->pos + *off;
+		*len = in->end - in->pos - *off;
+		*off += *len;
+		return 1;
+	}
+	return 0;
 }

@@ -97,6 +97,21 @@ fold_intern_h(struct fold_intern *t, const char *s, size_t len, uint64_t h,
 	return id;
 }
 
+void
+fold_intern_prefetch(const struct fold_intern *t, uint64_t h)
+{
+	fold_prefetch(&t->slots[h & t->mask]);
+}
+
+void
+fold_intern_prefetch_str(const struct fold_intern *t, uint64_t h)
+{
+	const struct fold_slot *sl = &t->slots[h & t->mask];
+
+	if (sl->s != NULL && sl->h == h)
+		fold_prefetch(sl->s - sizeof(struct hdr));
+}
+
 uint32_t
 fold_intern_find_h(const struct fold_intern *t, const char *s, size_t len,
     uint64_t h)

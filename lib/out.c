@@ -1,9 +1,11 @@
 /* out.c - the buffered writer for stdout; every write checked. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fold.h"
@@ -108,4 +110,37 @@ fo_printf(const char *fmt, ...)
 	va_end(ap);
 	fo_write(big, (size_t)n);
 	free(big);
+}
+
+int
+fo_seekable(int64_t *start)
+{
+	struct stat st, nul;
+	off_t off;
+
+	if (fstat(1, &st) != 0)
+		return 0;
+	if (S_ISCHR(st.st_mode) && stat("/dev/null", &nul) == 0 &&
+	    S_ISCHR(nul.st_mode) && st.st_rdev == nul.st_rdev) {
+		*start = -1;	/* nothing to take back */
+		return 1;
+	}
+	if (!S_ISREG(st.st_mode) || (off = lseek(1, 0, SEEK_CUR)) < 0)
+		return 0;
+	/* appending (>>): the output goes after what the file holds */
+	if ((fcntl(1, F_GETFL) & O_APPEND) && st.st_size > off)
+		off = st.st_size;
+	*start = (int64_t)off + (int64_t)olen;
+	return 1;
+}
+
+void
+fo_rewind(int64_t start)
+{
+	olen = 0;
+	if (start < 0)
+		return;
+	if (lseek(1, (off_t)start, SEEK_SET) < 0 ||
+	    ftruncate(1, (off_t)start) != 0)
+		fold_die(1, "write error: %s", strerror(errno));
 }

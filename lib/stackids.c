@@ -12,31 +12,13 @@ fold_stackids_init(struct fold_stackids *s, struct fold_intern *t, int strip)
 	s->strip = strip;
 }
 
-/* Length of the common prefix of a and b (n bytes at most). */
-static size_t
-common(const char *a, const char *b, size_t n)
-{
-	size_t k = 0;
-	uint64_t x, y;
-
-	while (k + 8 <= n) {
-		memcpy(&x, a + k, 8);
-		memcpy(&y, b + k, 8);
-		if (x != y)
-			break;
-		k += 8;
-	}
-	while (k < n && a[k] == b[k])
-		k++;
-	return k;
-}
-
 size_t
 fold_stackids_diff(struct fold_stackids *s, const char *stack, size_t len)
 {
 	size_t l, k;
 
-	l = common(stack, s->prev, len < s->prevlen ? len : s->prevlen);
+	l = fold_common_prefix(stack, s->prev, len < s->prevlen ? len :
+	    s->prevlen);
 	s->same = l == len && len == s->prevlen && s->n > 0;
 	if (s->same)
 		return s->keep = s->n;
@@ -56,7 +38,7 @@ const uint32_t *
 fold_stackids_push(struct fold_stackids *s, const char *stack, size_t len,
     size_t *n)
 {
-	size_t start, flen;
+	size_t start, flen, first, k;
 	const char *semi;
 
 	if (s->same) {
@@ -77,21 +59,36 @@ fold_stackids_push(struct fold_stackids *s, const char *stack, size_t len,
 	memcpy(s->prev + (start ? start - 1 : 0), stack + (start ? start - 1 : 0),
 	    len - (start ? start - 1 : 0));
 	s->prevlen = len;
+	/* The new frames' ends and hashes first, the table's memory for them
+	 * fetched at once, then the lookups (their misses overlap). */
+	first = s->n;
 	for (;;) {
 		semi = memchr(stack + start, ';', len - start);
 		flen = semi != NULL ? (size_t)(semi - stack) - start : len - start;
 		if (s->n == s->cap) {
-			size_t c = s->cap;
+			size_t c = s->cap, c2 = s->cap;
 
 			fold_grow(&s->ids, &c, s->n + 1, sizeof(*s->ids));
+			fold_grow(&s->hs, &c2, s->n + 1, sizeof(*s->hs));
 			fold_grow(&s->ends, &s->cap, s->n + 1, sizeof(*s->ends));
 		}
-		s->ids[s->n] = fold_intern(s->t, stack + start, s->strip ?
-		    fold_strip_annotation(stack + start, flen) : flen, NULL);
-		s->ends[s->n++] = start + flen;
+		if (s->strip)
+			flen = fold_strip_annotation(stack + start, flen);
+		s->hs[s->n] = fold_hash(stack + start, flen);
+		fold_intern_prefetch(s->t, s->hs[s->n]);
+		s->ids[s->n] = (uint32_t)flen;	/* for now */
+		s->ends[s->n++] = start + (semi != NULL ?
+		    (size_t)(semi - stack) - start : len - start);
 		if (semi == NULL)
 			break;
-		start += flen + 1;
+		start = s->ends[s->n - 1] + 1;
+	}
+	for (k = first; k < s->n; k++)
+		fold_intern_prefetch_str(s->t, s->hs[k]);
+	for (k = first; k < s->n; k++) {
+		start = k > 0 ? s->ends[k - 1] + 1 : 0;
+		s->ids[k] = fold_intern_h(s->t, stack + start, s->ids[k],
+		    s->hs[k], NULL);
 	}
 	*n = s->n;
 	return s->ids;
@@ -111,5 +108,6 @@ fold_stackids_free(struct fold_stackids *s)
 	free(s->prev);
 	free(s->ids);
 	free(s->ends);
+	free(s->hs);
 	memset(s, 0, sizeof(*s));
 }

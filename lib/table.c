@@ -52,15 +52,29 @@ numcell(const struct fold_table *t, int type, const union fold_cell *c,
 	case FOLD_COL_COUNT:
 		if (t->frac)
 			return fold_fmt_double(buf, fold_num_dbl(c->n));
-		return (size_t)snprintf(buf, 48, "%llu",
-		    (unsigned long long)c->n.i);
+		return fold_fmt_u64(buf, c->n.i);
 	case FOLD_COL_INT:
-		return (size_t)snprintf(buf, 48, "%llu",
-		    (unsigned long long)c->u);
+		return fold_fmt_u64(buf, c->u);
 	case FOLD_COL_PCT:
-		if (fmt == FOLD_FMT_TEXT)
+		if (fmt == FOLD_FMT_TEXT) {
+			size_t n = fold_fmt_fixed(buf, 47, c->pct, 2);
+
+			if (n < 47) {
+				buf[n] = '%';
+				return n + 1;
+			}
 			return (size_t)snprintf(buf, 48, "%.2f%%", c->pct);
-		return (size_t)snprintf(buf, 48, "%.4f", c->pct);
+		}
+		return fold_fmt_fixed(buf, 48, c->pct, 4);
+	case FOLD_COL_DELTA:
+		return fold_fmt_delta(buf, c->d.a, c->d.b, t->frac,
+		    fmt == FOLD_FMT_TEXT);
+	case FOLD_COL_DPCT:
+		if (fmt == FOLD_FMT_TEXT)
+			return (size_t)snprintf(buf, 48, c->pct == 0 ? "%.2f%%" :
+			    "%+.2f%%", c->pct);
+		return (size_t)snprintf(buf, 48, "%.4f", c->pct == 0 ? 0.0 :
+		    c->pct);
 	}
 	return 0;
 }
@@ -194,4 +208,98 @@ fold_table_print(const struct fold_table *t, int fmt, int noheader)
 		print_json(t);
 		break;
 	}
+}
+
+/* ---- key/value records ------------------------------------------------- */
+
+static int kvfmt, kvfirst = 1;
+static char kvkey[256];
+
+void
+fold_kv_begin(int fmt, int noheader)
+{
+	kvfmt = fmt;
+	kvfirst = 1;
+	if (fmt == FOLD_FMT_JSON)
+		fo_putc('{');
+	else if (fmt != FOLD_FMT_TEXT && !noheader)
+		fo_puts(fmt == FOLD_FMT_TSV ? "value\tkey\n" : "value,key\n");
+}
+
+void
+fold_kv(const char *key, const char *val)
+{
+	if (kvfmt == FOLD_FMT_JSON) {
+		fo_puts(kvfirst ? "" : ", ");
+		fo_json_str(key, strlen(key));
+		fo_puts(": ");
+		fo_puts(val);
+	} else if (kvfmt == FOLD_FMT_TEXT) {
+		fo_printf("%-24s %s\n", key, val);
+	} else {
+		fo_puts(val);
+		fo_putc(kvfmt == FOLD_FMT_TSV ? '\t' : ',');
+		fo_puts(key);
+		fo_putc('\n');
+	}
+	kvfirst = 0;
+}
+
+void
+fold_kv_u64(const char *key, uint64_t v)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%llu", (unsigned long long)v);
+	fold_kv(key, b);
+}
+
+void
+fold_kv_dbl(const char *key, double v, int decimals)
+{
+	char b[64];
+
+	snprintf(b, sizeof(b), "%.*f", decimals, v);
+	fold_kv(key, b);
+}
+
+void
+fold_kv_num(const char *key, fold_num n, int frac)
+{
+	char b[48];
+
+	if (frac)
+		fold_fmt_double(b, fold_num_dbl(n));
+	else
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)n.i);
+	fold_kv(key, b);
+}
+
+void
+fold_kv_open(const char *key)
+{
+	if (kvfmt != FOLD_FMT_JSON)
+		return;
+	fo_puts(kvfirst ? "" : ", ");
+	fo_json_str(key, strlen(key));
+	fo_puts(": {");
+	kvfirst = 1;
+}
+
+void
+fold_kv_close(void)
+{
+	if (kvfmt != FOLD_FMT_JSON)
+		return;
+	fo_putc('}');
+	kvfirst = 0;
+}
+
+const char *
+fold_kv_key(const char *a, const char *b)
+{
+	if (kvfmt == FOLD_FMT_JSON)
+		return b;
+	snprintf(kvkey, sizeof(kvkey), "%s.%s", a, b);
+	return kvkey;
 }

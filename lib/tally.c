@@ -97,6 +97,9 @@ fold_tally_print(const struct fold_tally *t, const struct fold_common *o,
 	uint32_t *ids = fold_tally_rank(t, frac, &n);
 	double p;
 
+	if (o->reverse)
+		fold_reverse_ids(ids, n);
+
 	cols[2].name = namecol;
 	fold_table_init(&tab, cols, 3, frac);
 	for (k = 0; k < n; k++) {

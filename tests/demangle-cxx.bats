@@ -3,12 +3,14 @@
 # byte for byte what GNU c++filt -i and c++filt -i -p print.
 #
 # data/demangle/cxx-sample.txt: symbol, c++filt -i, c++filt -i -p (binutils
-# 2.40), tab-separated: 3064 symbols picked from the C++ objects of a Debian
+# 2.40), tab-separated: 3102 symbols picked from the C++ objects of a Debian
 # 12 machine for every construct (special names, thunks, clones, lambdas,
 # unnamed types, ABI tags, packs, decltype and other expressions, literals,
 # vendor types, modules...), those of cxx-sample.cc built by g++ and
-# clang++, and real symbols with bytes changed, cut or swapped (most of
-# which c++filt leaves as they are, or demangles in its own way).
+# clang++, real symbols with bytes changed, cut or swapped (most of
+# which c++filt leaves as they are, or demangles in its own way), and at
+# the end the edges of the fast path (demangle_cxx.c: where it must give
+# up to the two passes, and two inputs that libFuzzer found it got wrong).
 
 load helper
 

@@ -642,3 +642,64 @@ xml_ok() { printf '%s\n' "$output" | "$TESTBIN/xmlcheck"; }
 	cmp vertx-all-inverted.svg --icicle --hash --inverted "$R"
 	cmp vertx-all-flamechart.svg --hash --flamechart "$R"
 }
+
+# ---- input order (the boxes are built by a flow over the stacks in frame
+# order: sorted input is used as it comes, other input is sorted once) ----
+
+# Names where byte order (`sort`) and frame order differ: '-', '.', ':'
+# and digits sort before ';'.
+order_input() {
+	printf '%s\n' 'a;b 1' 'a;b-c;d 2' 'a;b;c 3' 'a;bc 4' 'a;b.x;y 5' \
+	    'a::x;q 6' 'a;q 7' 'a;b;c;e 8' 'a;f_1;g 9' 'a;f_12;g 10' 'z 11' \
+	    'a;b;c 12' 'a::x 13'
+}
+
+@test "input order: sorted, byte-sorted, shuffled, reversed, stdin or split across files, the same drawing" {
+	order_input > "$BATS_TEST_TMPDIR/in.folded"
+	ref=$(fg --minwidth 0 "$BATS_TEST_TMPDIR/in.folded")
+	[ "$(printf '%s\n' "$ref" | frames | wc -l)" -eq 18 ]
+	LC_ALL=C sort "$BATS_TEST_TMPDIR/in.folded" > "$BATS_TEST_TMPDIR/bytes.folded"
+	[ "$(fg --minwidth 0 "$BATS_TEST_TMPDIR/bytes.folded")" = "$ref" ]
+	tac "$BATS_TEST_TMPDIR/in.folded" > "$BATS_TEST_TMPDIR/rev.folded"
+	[ "$(fg --minwidth 0 "$BATS_TEST_TMPDIR/rev.folded")" = "$ref" ]
+	awk 'NR % 2' "$BATS_TEST_TMPDIR/in.folded" > "$BATS_TEST_TMPDIR/odd.folded"
+	awk '!(NR % 2)' "$BATS_TEST_TMPDIR/in.folded" > "$BATS_TEST_TMPDIR/even.folded"
+	[ "$(fg --minwidth 0 "$BATS_TEST_TMPDIR/even.folded" "$BATS_TEST_TMPDIR/odd.folded")" = "$ref" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/in.folded" | fg --minwidth 0)" = "$ref" ]
+	# siblings by name: b, b-c, b.x, bc, f_1, f_12, q under a
+	[ "$(printf '%s\n' "$ref" | frames | sed -n 's/^\([^ ]*\) (.*/\1/p' | tr '\n' ' ')" = \
+	    "all a b c e b-c d b.x y bc f_1 g f_12 g q a::x q z " ]
+	# the stack seen twice (a;b;c 3 and 12) is one box of 15 + 8
+	[[ "$ref" == *'<title>c (23 samples, 25.27%)</title><rect x="23" '* ]]
+}
+
+@test "a box too narrow to draw is left out with its children; the boxes after it keep their place" {
+	printf '%s\n' 'm;a;x 1' 'm;b 10000' > "$BATS_TEST_TMPDIR/n.folded"
+	run fg --minwidth 0.5 "$BATS_TEST_TMPDIR/n.folded"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *'<title>a ('* ]]
+	[[ "$output" != *'<title>x ('* ]]
+	# b starts after a's 1 sample: 10 + 1180 / 10001 = 10.118
+	[ "$(rect_attr x b <<< "$output")" = 10.1 ]
+	run fg --minwidth 0 "$BATS_TEST_TMPDIR/n.folded"
+	[[ "$output" == *'<title>x (1 samples, 0.01%)</title><rect x="10" '* ]]
+}
+
+@test "differential input in any order: the same colours" {
+	printf '%s\n' 'a;b 5 1' 'a;c 1 5' 'a;b;d 2 2' 'a;c 3 1' > "$BATS_TEST_TMPDIR/d.folded"
+	ref=$(fg "$BATS_TEST_TMPDIR/d.folded")
+	[ "$(LC_ALL=C sort "$BATS_TEST_TMPDIR/d.folded" | fg)" = "$ref" ]
+	[[ "$ref" == *'<title>c (6 samples, 66.67%; +22.22%)</title>'* ]]
+	[[ "$ref" == *'<title>b (3 samples, 33.33%; -44.44%)</title>'* ]]
+}
+
+@test "a sorted profile of 5000 stacks concatenated with itself: the same as one copy with the counts doubled" {
+	awk 'BEGIN { for (i = 0; i < 5000; i++) printf "main;f%d;g%d %d\n", i % 97, i, 1 + i % 7 }' |
+	    LC_ALL=C sort > "$BATS_TEST_TMPDIR/one.folded"
+	awk '{ $NF = 2 * $NF; print }' "$BATS_TEST_TMPDIR/one.folded" > "$BATS_TEST_TMPDIR/double.folded"
+	run timeout 60 "$BIN/flamegraph-svg" "$BATS_TEST_TMPDIR/one.folded" "$BATS_TEST_TMPDIR/one.folded"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(fg "$BATS_TEST_TMPDIR/double.folded")" ]
+	run timeout 60 sh -c 'cat "$1" "$1" | "$2/flamegraph-svg"' sh "$BATS_TEST_TMPDIR/one.folded" "$BIN"
+	[ "$output" = "$(fg "$BATS_TEST_TMPDIR/double.folded")" ]
+}

@@ -168,3 +168,42 @@ P=$BATS_TEST_DIRNAME/data/analysis/profile.folded
 	[ "$(rows --callees '^T$')" = "33:b 16:x 4:<self> 2:c " ]
 	[ "$(rows --callees --innermost '^T$')" = "37:<self> 16:x 2:c " ]
 }
+
+# ---- differential input (STACK BEFORE AFTER) --------------------------------
+
+@test "differential: callers with before, after, delta, delta% (checked by awk)" {
+	[ -x "$BIN/folddiff" ] || skip "folddiff not built"
+	ex=$BATS_TEST_DIRNAME/../examples
+	"$BIN/folddiff" "$ex/wordfreq-before.folded" "$ex/wordfreq-after.folded" > "$BATS_TEST_TMPDIR/d"
+	run "$BIN/foldcallers" --format tsv --no-header memcmp "$BATS_TEST_TMPDIR/d"
+	[ "$status" -eq 0 ]
+	# awk: the frame before the first one matching memcmp, both columns
+	want=$(awk '{ n = split($1, f, ";"); tb += $2
+		for (i = 1; i <= n; i++) if (f[i] ~ /memcmp/) { c = i > 1 ? f[i - 1] : "<root>"; b[c] += $2; a[c] += $3; break } }
+		END { for (c in b) printf "%d\t%d\t%d\t%.4f\t%s\n", b[c], a[c], a[c] - b[c], 100 * (a[c] - b[c]) / tb, c }' "$BATS_TEST_TMPDIR/d" | sort -t $'\t' -k3,3n -k5)
+	[ "$(printf '%s\n' "${lines[@]}" | sort -t $'\t' -k3,3n -k5)" = "$want" ]
+	run "$BIN/foldcallers" memcmp "$BATS_TEST_TMPDIR/d"
+	[ "${lines[0]}" = "memcmp: before 2319 of 3770 samples (61.51%), after 14 of 251 (5.58%)" ]
+	[ "${lines[1]}" = "before  after  delta   delta%  caller" ]
+}
+
+@test "differential: --sort delta|count, -r, --callees, --depth, --folded, json" {
+	f=$DATA/foldtop/diff.folded	# main;a;b 10 20, main;a;c 5 0, main;d 0 7
+	run "$BIN/foldcallers" --callees --format tsv --no-header main "$f"
+	[ "$(printf '%s\n' "${lines[@]}" | tr '\t\n' ', ')" = "0,7,7,46.6667,d 15,20,5,33.3333,a " ]
+	run "$BIN/foldcallers" --callees -r --format tsv --no-header '^a$' "$f"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f5 | tr '\n' ' ')" = "c b " ]
+	run "$BIN/foldcallers" --callees --sort count --format tsv --no-header '^a$' "$f"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f5 | tr '\n' ' ')" = "b c " ]
+	run "$BIN/foldcallers" --depth 2 --format csv b "$f"
+	[ "${lines[1]}" = "10,20,10,66.6667,main;a" ]
+	run "$BIN/foldcallers" --folded '^a$' "$f"
+	[ "$output" = $'a;b 10 20\na;c 5 0' ]
+	run "$BIN/foldcallers" --format json '^d$' "$f"
+	[[ "$output" == '{"pattern": "^d$", "before": 15, "after": 27, "matched_before": 0, "matched_after": 7,'* ]]
+	valid_json
+	run --separate-stderr "$BIN/foldcallers" --sort delta main "$DATA/foldtop/basic.folded"
+	[ "$status" -eq 2 ]
+	run "$BIN/foldcallers" --reverse --callees --format tsv --no-header main < <(printf 'main;x 1\nmain;y 2\n')
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f3 | tr '\n' ' ')" = "x y " ]
+}

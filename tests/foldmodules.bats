@@ -139,3 +139,43 @@ mods() {
 	[ "$(incl --ignore '^c::')" = "16:<other> 9:b 5:a 0:d " ]
 	[ "$(incl --focus '^q$')" = "8:b 0:d " ]
 }
+
+# ---- differential input (STACK BEFORE AFTER) --------------------------------
+
+@test "differential: modules with before, after, delta, delta% (checked by awk)" {
+	f=$BATS_TEST_TMPDIR/d
+	printf 'p;x::a;y::b 10 20\np;x::a 5 0\np;y::c;x::d 0 7\np;z 3 3\n' > "$f"
+	run "$BIN/foldmodules" -p '^(\w+)::' --format tsv --no-header "$f"
+	[ "$status" -eq 0 ]
+	want=$(awk '{ n = split($1, fr, ";"); tb += $2; m = "<other>"
+		for (i = 1; i <= n; i++) if (fr[i] ~ /::/) { m = fr[i]; sub(/::.*/, "", m); break }
+		b[m] += $2; a[m] += $3 }
+		END { for (m in b) printf "%d\t%d\t%d\t%.4f\t%s\n", b[m], a[m], a[m] - b[m], 100 * (a[m] - b[m]) / tb, m }' "$f" | sort -t $'\t' -k3,3nr -k5)
+	[ "$(printf '%s\n' "${lines[@]}")" = "$want" ]
+	run "$BIN/foldmodules" -p '^(\w+)::' --by leaf -r --format tsv --no-header "$f"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f5 | tr '\n' ' ')" = "<other> x y " ]
+	run "$BIN/foldmodules" -p '^(\w+)::' --by inclusive --sort count --format tsv --no-header "$f"
+	[ "$(printf '%s\n' "${lines[@]}" | tr '\t\n' ', ')" = "15,27,12,66.6667,x 10,27,17,94.4444,y 3,3,0,0.0000,<other> " ]
+}
+
+@test "differential: --top-functions in text, csv and json" {
+	f=$BATS_TEST_TMPDIR/d
+	printf 'p;x::a;y::b 10 20\np;x::a 5 0\np;y::c;x::d 0 7\n' > "$f"
+	run "$BIN/foldmodules" -p '^(\w+)::' --top-functions 2 "$f"
+	[ "${lines[0]}" = "before  after  delta   delta%  module" ]
+	[ "${lines[1]}" = "     0      7     +7  +46.67%  y" ]
+	[ "${lines[2]}" = "     0      7     +7  +46.67%    x::d" ]
+	[ "${lines[3]}" = "    15     20     +5  +33.33%  x" ]
+	[ "${lines[4]}" = "    10     20    +10  +66.67%    y::b" ]
+	[ "${lines[5]}" = "     5      0     -5  -33.33%    x::a" ]
+	run "$BIN/foldmodules" -p '^(\w+)::' --top-functions 1 --format csv "$f"
+	[ "${lines[2]}" = "0,7,7,46.6667,y,x::d" ]
+	[ "${lines[4]}" = "10,20,10,66.6667,x,y::b" ]
+	run "$BIN/foldmodules" -p '^(\w+)::' --top-functions 1 --format json "$f"
+	[[ "$output" == '{"before": 15, "after": 27, "by": "root", "rows": ['* ]]
+	valid_json
+	run --separate-stderr "$BIN/foldmodules" -p x --sort delta <<< 'a 1'
+	[ "$status" -eq 2 ]
+	run "$BIN/foldmodules" -p '^(\w)' --reverse --format tsv --no-header <<< $'a 1\nb 2'
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f3 | tr '\n' ' ')" = "a b " ]
+}

@@ -21,3 +21,9 @@ valid_json_file() { "$TESTBIN/jsoncheck" < "$OUT"; }
 @test "input cut mid-line"		{ hostile_cut; }
 @test "empty input, only newlines"	{ hostile_empty; }
 @test "a read error names the file"	{ hostile_read_error; }
+
+# The same on differential input (STACK BEFORE AFTER): a first file of
+# two-count lines makes the input differential, then the hostile file.
+@test "differential: random bytes"	{ TOOL+=("$DATA/foldtop/diffhead.folded"); hostile_random; }
+@test "differential: NUL, CRLF, long line, deep stack" { TOOL+=("$DATA/foldtop/diffhead.folded"); hostile_nul; hostile_crlf; hostile_long_line; hostile_deep; }
+@test "differential: counts, sums past 2^64, cut, read error" { TOOL+=("$DATA/foldtop/diffhead.folded"); hostile_counts; hostile_sum_overflow; hostile_cut; hostile_read_error; }

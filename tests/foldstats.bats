@@ -143,3 +143,19 @@ val() {
 	[[ "$output" == *"minieth_crypto::keccak_f1600"* ]]
 	[[ "$output" == *"depth.max"* ]]
 }
+
+@test "differential input: both totals and the change, in every format" {
+	f=$DATA/foldtop/diff.folded	# before 15, after 27
+	run "$BIN/foldstats" "$f"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\ndiff.before              15\ndiff.after               27\ndiff.delta               +12\ndiff.delta_percent       +80.00\n'* ]]
+	run "$BIN/foldstats" --format json "$f"
+	[[ "$output" == *'"diff": {"before": 15, "after": 27, "delta": 12, "delta_percent": 80.00}'* ]]
+	valid_json
+	run "$BIN/foldstats" --format csv "$f"
+	[[ "$output" == *$'\n15,diff.before\n27,diff.after\n12,diff.delta\n80.00,diff.delta_percent\n'* ]]
+	run "$BIN/foldstats" --format tsv --focus '^c$' <<< $'m;c 5 2\nm;d 1 1'
+	[[ "$output" == *$'\n5\tdiff.before\n2\tdiff.after\n-3\tdiff.delta\n-60.00\tdiff.delta_percent\n'* ]]
+	run "$BIN/foldstats" "$DATA/foldtop/basic.folded"
+	[[ "$output" != *diff.* ]]
+}

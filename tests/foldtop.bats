@@ -152,12 +152,19 @@ ft() { "$BIN/foldtop" "$@"; }
 	valid_json
 }
 
-@test "differential input STACK OLD NEW ranks by the new count" {
+@test "differential input STACK OLD NEW: before, after, delta, delta% for self and total" {
 	run ft --format tsv --no-header "$DATA/foldtop/diff.folded"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = $'20\t74.0741\t74.0741\t20\t74.0741\tb' ]
-	[ "${lines[1]}" = $'7\t25.9259\t100.0000\t7\t25.9259\td' ]
-	[ "${lines[2]}" = $'0\t0.0000\t100.0000\t20\t74.0741\ta' ]
+	# before total 15: delta% = delta / 15; ranked by self delta
+	[ "${lines[0]}" = $'10\t20\t10\t66.6667\t10\t20\t10\t66.6667\tb' ]
+	[ "${lines[1]}" = $'0\t7\t7\t46.6667\t0\t7\t7\t46.6667\td' ]
+	[ "${lines[2]}" = $'0\t0\t0\t0.0000\t15\t20\t5\t33.3333\ta' ]
+	[ "${lines[3]}" = $'0\t0\t0\t0.0000\t15\t27\t12\t80.0000\tmain' ]
+	[ "${lines[4]}" = $'5\t0\t-5\t-33.3333\t5\t0\t-5\t-33.3333\tc' ]
+	run ft "$DATA/foldtop/diff.folded"
+	[ "${lines[0]}" = "self-before  self-after  delta   delta%  total-before  total-after  delta-total  delta-total%  name" ]
+	[ "${lines[1]}" = "         10          20    +10  +66.67%            10           20          +10       +66.67%  b" ]
+	[ "${lines[5]}" = "          5           0     -5  -33.33%             5            0           -5       -33.33%  c" ]
 }
 
 @test "--format tsv: raw numbers, self first, name last" {
@@ -299,7 +306,7 @@ ft() { "$BIN/foldtop" "$@"; }
 @test "--help prints the usage and exits 0; --version" {
 	run ft --help
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "usage: foldtop [-F] [-n N] [--focus RE]"* ]]
+	[[ "${lines[0]}" == "usage: foldtop [-F] [-n N] [-r] [--focus RE]"* ]]
 	run ft -h
 	[ "$status" -eq 0 ]
 	run ft --version
@@ -357,6 +364,13 @@ ft() { "$BIN/foldtop" "$@"; }
 	vg "$BIN/foldcallers" -c minieth keccak "$f" > /dev/null
 	vg "$BIN/foldmodules" --preset rust --top-functions 2 "$f" > /dev/null
 	vg "$BIN/foldstats" "$f" > /dev/null
+	if [ -x "$BIN/folddiff" ]; then
+		vg "$BIN/folddiff" -n "$f" "$f" > "$BATS_TEST_TMPDIR/vg.diff"
+		vg "$BIN/folddiff" -s - "$f" < "$f" > /dev/null
+		vg "$BIN/foldtop" "$BATS_TEST_TMPDIR/vg.diff" > /dev/null
+		vg "$BIN/foldcallers" --depth 2 keccak "$BATS_TEST_TMPDIR/vg.diff" > /dev/null
+		vg "$BIN/foldmodules" --preset rust --top-functions 2 "$BATS_TEST_TMPDIR/vg.diff" > /dev/null
+	fi
 	[ ! -x "$BIN/flamegraph-svg" ] || vg "$BIN/flamegraph-svg" "$f" > /dev/null
 	[ ! -x "$BIN/stackcollapse-dtrace" ] ||
 		vg "$BIN/stackcollapse-dtrace" "$DATA/dtrace/kernel-user.txt" > /dev/null
@@ -370,4 +384,99 @@ ft() { "$BIN/foldtop" "$@"; }
 	run ft --format tsv --no-header --sort name < <(printf 'a;b;c 1\na;b 2\na;b;c;d 4\na 8\na;b;c 16\n')
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,4,6 | tr '\t\n' ': ')" = "8:31:a 2:23:b 17:21:c 4:4:d " ]
+}
+
+# ---- differential input (STACK BEFORE AFTER) --------------------------------
+
+# The columns of foldtop on a differential profile, computed another way:
+# awk sums self (the leaf) and total (each function once per line) of both
+# columns, and the deltas and percentages of the before total.
+diff_by_awk() {
+	awk '{ n = split($1, f, ";"); b = $2; a = $3; tb += b
+		sb[f[n]] += b; sa[f[n]] += a; seen[f[n]] = 1
+		delete once
+		for (i = 1; i <= n; i++) if (!(f[i] in once)) { once[f[i]] = 1; ob[f[i]] += b; oa[f[i]] += a; seen[f[i]] = 1 }
+	} END { for (k in seen) printf "%d\t%d\t%d\t%.4f\t%d\t%d\t%d\t%.4f\t%s\n", sb[k], sa[k], sa[k] - sb[k],
+		100 * (sa[k] - sb[k]) / tb, ob[k], oa[k], oa[k] - ob[k], 100 * (oa[k] - ob[k]) / tb, k }' "$1" | sort -t $'\t' -k9
+}
+
+@test "differential: every column matches sums computed by awk (the recorded pair)" {
+	[ -x "$BIN/folddiff" ] || skip "folddiff not built"
+	ex=$BATS_TEST_DIRNAME/../examples
+	"$BIN/folddiff" "$ex/wordfreq-before.folded" "$ex/wordfreq-after.folded" > "$BATS_TEST_TMPDIR/d"
+	run ft --format tsv --no-header --sort name "$BATS_TEST_TMPDIR/d"
+	[ "$status" -eq 0 ]
+	diff <(printf '%s\n' "${lines[@]}" | sed 's/\t-0\.0000\t/\t0.0000\t/g') <(diff_by_awk "$BATS_TEST_TMPDIR/d" | sed 's/\t-0\.0000\t/\t0.0000\t/g')
+	[ "${#lines[@]}" -gt 40 ]
+}
+
+@test "differential: --sort delta|delta-total (largest increase first), -r, self, total, name" {
+	f=$DATA/foldtop/diff.folded
+	names() { printf '%s\n' "${lines[@]}" | awk -F '\t' '{ printf "%s ", $NF }'; }
+	run ft --format tsv --no-header --sort delta "$f"
+	[ "$(names)" = "b d a main c " ]
+	run ft --format tsv --no-header -r "$f"
+	[ "$(names)" = "c main a d b " ]
+	run ft --format tsv --no-header --sort delta-total "$f"
+	[ "$(names)" = "main b d a c " ]
+	run ft --format tsv --no-header --sort delta-total --reverse "$f"
+	[ "$(names)" = "c a d b main " ]
+	run ft --format tsv --no-header --sort self "$f"
+	[ "$(names)" = "b d a c main " ]
+	run ft --format tsv --no-header --sort total "$f"
+	[ "$(names)" = "main a b d c " ]
+	run ft --format tsv --no-header --sort name -r "$f"
+	[ "$(names)" = "main d c b a " ]
+}
+
+@test "differential: -n, --min-percent (of the magnitude), --focus, --percent-of shown" {
+	f=$DATA/foldtop/diff.folded
+	run ft --format tsv --no-header -n 2 "$f"
+	[ "${#lines[@]}" -eq 2 ]
+	run ft -n 2 "$f"
+	[ "${lines[3]}" = "(3 more functions not shown)" ]
+	run ft --format tsv --no-header --min-percent 40 "$f"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f9 | tr '\n' ' ')" = "b d " ]
+	run ft --format tsv --no-header --min-percent 30 -r "$f"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f9 | tr '\n' ' ')" = "c d b " ]
+	run ft --format tsv --no-header --focus '^c$' --percent-of shown "$f"
+	# kept: main;a;c 5 0 only, before total of the kept samples 5
+	[ "${lines[0]}" = $'0\t0\t0\t0.0000\t5\t0\t-5\t-100.0000\ta' ]
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "differential: csv and json (valid, with both totals)" {
+	run ft --format csv "$DATA/foldtop/diff.folded"
+	[ "${lines[0]}" = "self-before,self-after,delta,delta%,total-before,total-after,delta-total,delta-total%,name" ]
+	[ "${lines[1]}" = "10,20,10,66.6667,10,20,10,66.6667,b" ]
+	run ft --format json "$DATA/foldtop/diff.folded"
+	[[ "$output" == '{"before": 15, "after": 27, "kept_before": 15, "kept_after": 27, "functions": 5, "rows": ['* ]]
+	[[ "$output" == *'"delta": -5, "delta%": -33.3333'* ]]
+	valid_json
+}
+
+@test "differential: decimal counts, and the first valid line decides" {
+	run --separate-stderr ft --format tsv --no-header < <(printf '\nnot a line\nm;a 1.5 2.25\nm;b 1 1\n')
+	[ "${lines[0]}" = $'1.5\t2.25\t0.75\t30.0000\t1.5\t2.25\t0.75\t30.0000\ta' ]
+	# ordinary input: --sort delta is a usage error; -r reverses
+	run --separate-stderr ft --sort delta "$DATA/foldtop/basic.folded"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"needs differential input"* ]]
+	run ft --format tsv --no-header -r < <(printf 'm;a 1\nm;b 2\n')
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f6 | tr '\n' ' ')" = "m a b " ]
+}
+
+@test "a file (mapped) and the same bytes through a pipe give the same table, last line without a newline too" {
+	printf 'a;b 3\nc;d 2\r\na;b;e 1\n\na;x 7' > "$BATS_TEST_TMPDIR/m.folded"
+	run "$BIN/foldtop" "$BATS_TEST_TMPDIR/m.folded" "$BATS_TEST_TMPDIR/m.folded"
+	[ "$status" -eq 0 ]
+	ref=$output
+	[[ "$ref" == *' 14  '*'x'* ]]
+	run sh -c '{ cat "$1"; echo; cat "$1"; } | "$2/foldtop"' sh "$BATS_TEST_TMPDIR/m.folded" "$BIN"
+	[ "$output" = "$ref" ]
+	run sh -c 'cat "$1" | "$2/foldtop"' sh "$BATS_TEST_TMPDIR/m.folded" "$BIN"
+	[ "$output" = "$("$BIN/foldtop" "$BATS_TEST_TMPDIR/m.folded")" ]
+	: > "$BATS_TEST_TMPDIR/empty.folded"
+	run "$BIN/foldtop" "$BATS_TEST_TMPDIR/empty.folded" "$BATS_TEST_TMPDIR/m.folded"
+	[ "$status" -eq 0 ]
 }

@@ -49,10 +49,11 @@ fail() {
 }
 
 # The options of a tool's usage text (--help up to the first blank line) and
-# of its man page SYNOPSIS must be the same set.
+# of its man page SYNOPSIS must be the same set (an option starts after '[',
+# ' ' or '|': the "-total" of a value "delta-total" is none).
 usage_matches_man() {
 	local tool=$1 man=$BATS_TEST_DIRNAME/../man/$1.1 u m
-	u=$("$BIN/$tool" --help | sed -n '1,/^$/p' | sed 's/^usage: [^ ]*//' | grep -o -- '-\{1,2\}[A-Za-z][A-Za-z-]*' | sort -u)
+	u=$("$BIN/$tool" --help | sed -n '1,/^$/p' | sed 's/^usage: [^ ]*//' | grep -o -- '[[ |]-\{1,2\}[A-Za-z][A-Za-z-]*' | sed 's/^.//' | sort -u)
 	m=$(sed -n '/^\.Sh SYNOPSIS/,/^\.Sh /p' "$man" | grep -o 'Fl [^ ]*' |
 		sed 's/^Fl //; s/\\-/-/g; s/^/-/' | sort -u)
 	[ "$u" = "$m" ] || { diff <(echo "$u") <(echo "$m") >&2; return 1; }

@@ -92,6 +92,17 @@ record_examples() {
 	# The C workload, same settings (~1 s, ~1000 samples).
 	rec minidb -F 997 -g -- "$MINIDB"
 	scr minidb >"$EX/minidb.perf.txt"
+
+	# The before/after pair of "did my change help?" (README, folddiff(1)):
+	# wordfreq with find_word() scanning its table, then with a hash index
+	# (-DHASHED), the same 8 rounds of work, 2999 Hz; committed as folded
+	# stacks (stackcollapse-perf of the perf script text).
+	$CC -O1 -g -fno-omit-frame-pointer -o "$REC_DIR/wordfreq" "$SRC/wordfreq.c"
+	rec wordfreq-before -F 2999 -g -- "$REC_DIR/wordfreq" 8
+	scr wordfreq-before | "$ROOT/build/bin/stackcollapse-perf" --samples >"$EX/wordfreq-before.folded"
+	$CC -O1 -g -fno-omit-frame-pointer -DHASHED -o "$REC_DIR/wordfreq" "$SRC/wordfreq.c"
+	rec wordfreq-after -F 2999 -g -- "$REC_DIR/wordfreq" 8
+	scr wordfreq-after | "$ROOT/build/bin/stackcollapse-perf" --samples >"$EX/wordfreq-after.folded"
 }
 
 # ---- test fixtures (tests/data/perf/) --------------------------------------

@@ -12,12 +12,14 @@ row "flamegraph-svg --hash" "folded, 100k stacks, 5k names" flamegraph-svg "$fol
 
 deep=deep-20k.txt
 [ -s "$deep" ] || awk -f "$top/tests/bench/deep.awk" | LC_ALL=C sort > "$deep"
+rowshape=D
 row "flamegraph-svg --minwidth 0" "20k deep stacks (10-40 frames)" flamegraph-svg "$deep" --minwidth 0
+rowshape=R
 "$bin/flamegraph-svg" --minwidth 0 "$deep" > deep.svg
 LC_ALL=C awk -f "$top/tests/bench/boxbytes.awk" deep.svg | {
 	read bytes texts nbox total
-	printf "%-22s %-34s %8s bytes/box besides names, %s besides title+label texts (%d boxes, %.1f MB)\n" \
-		"flamegraph-svg size" "--minwidth 0, 20k deep stacks" "$bytes" "$texts" "$nbox" \
+	printf "%-5s %-22s %-34s %8s bytes/box besides names, %s besides title+label texts (%d boxes, %.1f MB)\n" \
+		D "flamegraph-svg size" "--minwidth 0, 20k deep stacks" "$bytes" "$texts" "$nbox" \
 		"$(awk -v t="$total" 'BEGIN { print t / 1e6 }')"
 }
 rm -f deep.svg

@@ -40,7 +40,7 @@ best() {
 	for r in $(seq "$runs"); do
 		set -- $(./runstat "$input" "$bin/$tool" "$@") "$@"
 		t=$1 kb=$2 st=$3
-		shift 3
+		shift 4
 		[ "$st" -ne 0 ] && [ "$st" -ne 1 ] && { echo "$tool failed: $st" >&2; }
 		if [ -z "$b" ] || [ "$(echo "$t < $b" | bc -l 2>/dev/null || awk "BEGIN{print ($t < $b)}")" = 1 ]; then
 			b=$t
@@ -51,8 +51,12 @@ best() {
 		printf "%8.0f MB/s  %7.1f MB RSS  (%.0f MB in %.3f s)", by / 1e6 / t, kb / 1024, by / 1e6, t }'
 }
 
+# Rows are labelled with the input's shape: R is 100k distinct stacks
+# repeated up to $mb MB (or a capture repeated), D the deep stacks of
+# flamegraph-svg.sh; T and L, each stack once, are in shapes.sh.
+rowshape=R
 row() {
-	printf '%-22s %-34s ' "$1" "$2"
+	printf '%-5s %-22s %-34s ' "$rowshape" "$1" "$2"
 	shift 2
 	best "$@"
 	echo
@@ -81,6 +85,10 @@ echo "foldkit bench: $(uname -sm), $(getconf _NPROCESSORS_ONLN) CPUs, best of $r
 for t in stackcollapse-dtrace flamegraph-svg; do
 	[ -x "$bin/$t" ] && [ -f "$top/tests/bench/$t.sh" ] && . "$top/tests/bench/$t.sh"
 done
+[ -x "$bin/folddiff" ] && . "$top/tests/bench/folddiff.sh"
+
+. "$top/tests/bench/shapes.sh"
+
 . "$top/tests/bench/demangle-rust.sh"
 . "$top/tests/bench/demangle.sh"
 
@@ -93,7 +101,7 @@ if command -v perl >/dev/null 2>&1; then
 		for (sort { $total{$b} <=> $total{$a} } keys %total) {
 		printf "%12d  %s\n", $total{$_}, $_; } }' perl-in.txt > /dev/null
 	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%-22s %-34s %8.0f MB/s  (100 MB in %.3f s)\n",
-		"perl one-liner (seed)", "folded, 5k names, leaf only", 100 / (b - a), b - a }'
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%-5s %-22s %-34s %8.0f MB/s  (100 MB in %.3f s)\n",
+		"R", "perl one-liner (seed)", "folded, 5k names, leaf only", 100 / (b - a), b - a }'
 	rm -f perl-in.txt
 fi

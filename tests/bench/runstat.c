@@ -1,7 +1,7 @@
 /*
  * runstat - run a command with stdin from a file and stdout to /dev/null,
- * and print "SECONDS MAXRSS_KB STATUS CPU_SECONDS" of the child (CPU: user
- * plus system time, from getrusage).  Used by
+ * and print "SECONDS MAXRSS_KB STATUS CPU_SECONDS" of the child (wall clock,
+ * peak RSS, exit status, user + system time).  Used by
  * tests/bench/run.sh so that `make bench` needs no GNU time.
  *
  *	runstat INPUT cmd [arg ...]
@@ -53,10 +53,10 @@ main(int argc, char **argv)
 #ifdef __APPLE__
 	kb /= 1024;		/* bytes there */
 #endif
-	printf("%.3f %ld %d %.4f\n", (double)(t1.tv_sec - t0.tv_sec) +
+	printf("%.3f %ld %d %.3f\n", (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, kb,
 	    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
-	    (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+	    (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	    (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
 	return 0;
 }

@@ -13,33 +13,75 @@
 
 #include "fold.h"
 
-#define OBUF (1 << 22)
+#define IBUF (1 << 18)	/* read(2) size */
+#define OBUF (1 << 20)	/* flushed when less than a name's room is left */
 
-/* Write out[0..*len), 0 on success. */
+static char out[FOLD_DM_MAXOUT];	/* the passes not written (-n) */
+static char *obuf;
+static size_t olen;
+static unsigned flags = FOLD_DM_PARAMS;
+static int cxx, rust;
+
+/* Write obuf[0..olen), 0 on success. */
 static int
-flush(const char *out, size_t *len)
+flush(void)
 {
 	size_t done = 0;
 
-	while (done < *len) {
-		ssize_t w = write(1, out + done, *len - done);
+	while (done < olen) {
+		ssize_t w = write(1, obuf + done, olen - done);
 		if (w <= 0)
 			return 1;
 		done += (size_t)w;
 	}
-	*len = 0;
+	olen = 0;
 	return 0;
+}
+
+/* Demangle the lines of p[0..e), the last one even without its newline
+ * when all is set: where the unfinished line starts, or NULL on a write
+ * error.  last: write the names (else demangle them only, for -n). */
+static char *
+lines(char *p, char *e, int all, int last)
+{
+	char *nl;
+
+	for (; p < e; p = nl + 1) {
+		size_t k, sl, room;
+		char *o;
+		if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL) {
+			if (!all)
+				return p;
+			nl = e;
+		}
+		sl = (size_t)(nl - p);
+		if (OBUF - olen < FOLD_DM_MAXOUT + sl + 1 && flush())
+			return NULL;
+		/* demangled straight into the output */
+		o = last ? obuf + olen : out;
+		room = last ? OBUF - olen : sizeof(out);
+		k = cxx ? fold_demangle_cxx(p, sl, o, room, flags) :
+		    rust ? fold_demangle_rust(p, sl, o, room, flags) :
+		    fold_demangle(p, sl, o, room, flags);
+		if (!last)
+			continue;
+		if (k == 0) {
+			memcpy(obuf + olen, p, sl);
+			k = sl;
+		}
+		olen += k;
+		obuf[olen++] = '\n';
+	}
+	return e;
 }
 
 int
 main(int argc, char **argv)
 {
-	static char out[FOLD_DM_MAXOUT];
-	unsigned flags = FOLD_DM_PARAMS;
-	int cxx = 0, rust = 0, c;
 	long rounds = 1, r;
-	char *buf = NULL, *obuf, *p, *e, *nl;
-	size_t len = 0, cap = 0, olen = 0;
+	char *buf = NULL, *p;
+	size_t len = 0, cap = 0;
+	int c;
 
 	while ((c = getopt(argc, argv, "pCRn:")) != -1) {
 		switch (c) {
@@ -52,51 +94,35 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if ((obuf = malloc(OBUF)) == NULL)
+		return 1;
+	/* the input a block at a time (all of it for -n), each line as it
+	 * comes: buffers that stay small and in the cache */
 	for (;;) {
 		ssize_t got;
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 1 << 22;
+		if (cap - len < IBUF) {
+			cap = cap ? cap * 2 : 2 * IBUF;
 			if ((buf = realloc(buf, cap)) == NULL)
 				return 1;
 		}
-		got = read(0, buf + len, cap - len);
+		got = read(0, buf + len, IBUF);
 		if (got < 0)
 			return 1;
 		if (got == 0)
 			break;
 		len += (size_t)got;
+		if (rounds > 1)
+			continue;
+		if ((p = lines(buf, buf + len, 0, 1)) == NULL)
+			return 1;
+		len -= (size_t)(p - buf);
+		memmove(buf, p, len);
 	}
-	if ((obuf = malloc(OBUF)) == NULL)
-		return 1;
-	for (r = 0; r < rounds; r++) {
-		int last = r + 1 == rounds;
-		for (p = buf, e = buf + len; p < e; p = nl + 1) {
-			size_t k, sl, room;
-			char *o;
-			if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
-				nl = e;
-			sl = (size_t)(nl - p);
-			if (OBUF - olen < FOLD_DM_MAXOUT + sl + 1 &&
-			    flush(obuf, &olen))
-				return 1;
-			/* demangled straight into the output */
-			o = last ? obuf + olen : out;
-			room = last ? OBUF - olen : sizeof(out);
-			k = cxx ? fold_demangle_cxx(p, sl, o, room, flags) :
-			    rust ? fold_demangle_rust(p, sl, o, room, flags) :
-			    fold_demangle(p, sl, o, room, flags);
-			if (!last)
-				continue;
-			if (k == 0) {
-				memcpy(obuf + olen, p, sl);
-				k = sl;
-			}
-			olen += k;
-			obuf[olen++] = '\n';
-		}
-	}
+	for (r = 0; r < rounds; r++)
+		if (lines(buf, buf + len, 1, r + 1 == rounds) == NULL)
+			return 1;
 	free(buf);
-	c = flush(obuf, &olen);
+	c = flush();
 	free(obuf);
 	return c;
 }
