@@ -480,6 +480,8 @@ load_symbols(struct fold_elf *e, struct fold_elf *rt)
 	size_t i, nsyms, esz = e->is64 ? 24 : 16;
 	uint64_t value, size;
 	unsigned info, type, bind, shndx;
+	struct shdr csec[64], rsec[64];	/* section headers by index, parsed */
+	size_t cidx[64], ridx[64];
 	int label;
 
 	if (find_sec(e, ".symtab", SHT_SYMTAB, &st) == 0 &&
@@ -500,6 +502,8 @@ load_symbols(struct fold_elf *e, struct fold_elf *rt)
 		e->problem = "string table past the end of the file";
 		return;
 	}
+	for (i = 0; i < 64; i++)
+		cidx[i] = ridx[i] = SIZE_MAX;
 	nsyms = (size_t)(st.size / esz);
 	for (i = 0; i < nsyms; i++) {
 		q = d + i * esz;
@@ -537,11 +541,19 @@ load_symbols(struct fold_elf *e, struct fold_elf *rt)
 		if (shndx == SHN_ABS || shndx >= SHN_LORESERVE ||
 		    shndx >= e->shnum)
 			continue;
-		get_shdr(e, shndx, &sec);
+		if (cidx[shndx & 63] != shndx) {	/* few sections */
+			get_shdr(e, shndx, &csec[shndx & 63]);
+			cidx[shndx & 63] = shndx;
+		}
+		sec = csec[shndx & 63];
 		if (!(sec.flags & SHF_ALLOC))
 			continue;
 		if (sec.type == SHT_NOBITS && rt != e && shndx < rt->shnum) {
-			get_shdr(rt, shndx, &sec);
+			if (ridx[shndx & 63] != shndx) {
+				get_shdr(rt, shndx, &rsec[shndx & 63]);
+				ridx[shndx & 63] = shndx;
+			}
+			sec = rsec[shndx & 63];
 			if (label && !sec_is_text(rt, shndx, &sec))
 				continue;
 		} else if (label && !sec_is_text(e, shndx, &sec))

@@ -983,6 +983,9 @@ void fold_syms_reserve(struct fold_syms *t, size_t n);	/* room for n */
 const char *fold_syms_find(const struct fold_syms *t, uint64_t addr,
     uint64_t *start, const char **module);
 size_t fold_syms_count(const struct fold_syms *t);
+/* 1 if addr is inside a symbol without module (fold_syms_find finds it
+ * alone at its start) that another symbol without module follows. */
+int fold_syms_inner(const struct fold_syms *t, uint64_t addr);
 void fold_syms_free(struct fold_syms *t);
 
 /* Text symbol files (ksyms.c).  The buffer is copied into the table; it
@@ -990,8 +993,16 @@ void fold_syms_free(struct fold_syms *t);
 /* /proc/kallsyms: "ADDR TYPE NAME [\t[MODULE]]"; the types perf keeps (T,
  * W, D, B, either case), not names starting with '$'. */
 struct fold_syms *fold_syms_kallsyms(const char *buf, size_t n);
-/* The same, taking buf (from malloc, n + 1 bytes) instead of a copy. */
+/* The same, taking buf (from malloc, n + 1 bytes) instead of a copy.  The
+ * table is read lazily where it can be (syms.c: one pass keeps the start and
+ * line of each symbol, a lookup applies perf's rules where it lands);
+ * fold_syms_kallsyms_full() builds it whole, the same answers (for checks).
+ * fold_syms_kallsyms_lazy(): buf stays the caller's (n + 1 bytes, writable:
+ * names are NUL-terminated in it when first found), to keep as long as the
+ * table; NULL where the lazy form cannot answer as the whole table would. */
 struct fold_syms *fold_syms_kallsyms_own(char *buf, size_t n);
+struct fold_syms *fold_syms_kallsyms_full(char *buf, size_t n);
+struct fold_syms *fold_syms_kallsyms_lazy(char *buf, size_t n);
 /* /tmp/perf-PID.map: "START SIZE NAME" (hex, NAME to the end of line). */
 struct fold_syms *fold_syms_permap(const char *buf, size_t n);
 

@@ -50,6 +50,17 @@ fold_syms_kallsyms(const char *buf, size_t n)
 struct fold_syms *
 fold_syms_kallsyms_own(char *c, size_t n)
 {
+	struct fold_syms *t = fold_syms_kallsyms_lazy(c, n);
+
+	if (t == NULL)
+		return fold_syms_kallsyms_full(c, n);
+	fold_syms_own(t, c);
+	return t;
+}
+
+struct fold_syms *
+fold_syms_kallsyms_full(char *c, size_t n)
+{
 	struct fold_syms *t = fold_syms_new();
 	char *p = c, *end = c + n, *nl, *name, *mod, *tab;
 	uint64_t addr;

@@ -1104,19 +1104,13 @@ frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
 	f.addr = ip;
 	if (mode == MODE_KERNEL) {
 		/*
-		 * NEEDS i12elf (symsrc.c): the first kernel frame costs about
-		 * 25 ms of system time reading /proc/kallsyms (the kernel
-		 * formats 122k lines, 1336 read calls) plus its parse: half of
-		 * the run on a 100k-sample capture.  perf record leaves a copy
-		 * with the same build id in the build-id cache
-		 * (BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms); reading that
-		 * regular file when it is there (same symbols, as it was
-		 * copied from /proc/kallsyms when the capture was made) would
-		 * bring stackcollapse-perf to ~15 ms here.  Also: run as a user
-		 * other than root (kptr_restrict), /proc/kallsyms shows every
-		 * address as 0 and the kernel frames come out wrong
-		 * ("__start_early_lsm_info" for all); such a file should be
-		 * passed over for the cached copy too.
+		 * The kernel's symbols: symsrc.c reads the kallsyms copy in
+		 * the build-id cache in place of /proc/kallsyms where they
+		 * must agree (the kernel takes ~25 ms to write the latter).
+		 * NEEDS i12elf: run as a user other than root
+		 * (kptr_restrict), /proc/kallsyms shows every address as 0;
+		 * the copy is then passed over (its _text differs from
+		 * /proc's 0) and the frames come out as from that file.
 		 */
 		/*
 		 * NEEDS i12elf (symsrc.c): with --symfs, perf 6.1 resolves no

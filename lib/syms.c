@@ -48,7 +48,18 @@ struct tnode {
 	uint8_t red;
 };
 
+/* a kallsyms line read lazily: its name is parsed when first looked up */
+struct kent {
+	uint64_t start;
+	uint32_t name;		/* offset of the name in the buffer */
+	uint32_t len;		/* to the end of the line, or KMOD and to the
+				 * first tab (the module follows) */
+};
+#define KMOD 0x80000000u
+
 struct fold_syms {
+	struct kent *k;		/* lazy kallsyms (then v is unused) */
+	char *kbuf;
 	struct fsym *v;
 	size_t n, cap;
 	void *own;
@@ -314,6 +325,55 @@ cmp_start(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/*
+ * v sorted by start, ties in the order of addition (v[i].idx == i on
+ * entry): an LSD radix sort of (start, i) by bytes, stable, passes over the
+ * bytes all starts share skipped; then v permuted once.
+ */
+struct skey {
+	uint64_t start;
+	uint32_t i;
+};
+
+static void
+sort_starts(struct fsym *v, size_t n)
+{
+	struct skey *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b)),
+	    *x;
+	size_t (*cnt)[256] = xcalloc(8, sizeof(*cnt));
+	struct fsym *w;
+	size_t i, d, sum, c;
+
+	for (i = 0; i < n; i++) {
+		a[i].start = v[i].start;
+		a[i].i = (uint32_t)i;
+		for (d = 0; d < 8; d++)
+			cnt[d][(v[i].start >> (8 * d)) & 0xff]++;
+	}
+	for (d = 0; d < 8; d++) {
+		if (cnt[d][(a[0].start >> (8 * d)) & 0xff] == n)
+			continue;	/* one value of this byte: order kept */
+		for (i = 0, sum = 0; i < 256; i++) {
+			c = cnt[d][i];
+			cnt[d][i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[d][(a[i].start >> (8 * d)) & 0xff]++] = a[i];
+		x = a;
+		a = b;
+		b = x;
+	}
+	w = xmalloc(n * sizeof(*w));
+	for (i = 0; i < n; i++)
+		w[i] = v[a[i].i];
+	memcpy(v, w, n * sizeof(*v));
+	free(w);
+	free(a);
+	free(b);
+	free(cnt);
+}
+
 static size_t
 underscores(const char *s)
 {
@@ -415,7 +475,7 @@ fold_syms_done(struct fold_syms *t, int kind)
 		if (cmp_start(&v[i - 1], &v[i]) > 0)
 			break;
 	if (i < n)
-		qsort(v, n, sizeof(*v), cmp_start);
+		sort_starts(v, n);
 	if (kind != FOLD_SYMS_PERFMAP) {
 		/* symbols__fixup_end, over all but the late ones */
 		for (i = 0, j = SIZE_MAX; i < n; i++) {
@@ -467,6 +527,9 @@ fold_syms_done(struct fold_syms *t, int kind)
 	free(erased);
 }
 
+static const char *lazy_find(const struct fold_syms *t, uint64_t addr,
+    uint64_t *start, const char **module, int *inner);
+
 const char *
 fold_syms_find(const struct fold_syms *t, uint64_t addr, uint64_t *start,
     const char **module)
@@ -477,6 +540,8 @@ fold_syms_find(const struct fold_syms *t, uint64_t addr, uint64_t *start,
 	size_t lo = 0, hi = t->n, mid;
 	uint32_t x;
 
+	if (t->k != NULL)
+		return lazy_find(t, addr, start, module, NULL);
 	if (module != NULL)
 		*module = NULL;
 	while (lo < hi) {	/* the last with start <= addr */
@@ -513,6 +578,264 @@ fold_syms_find(const struct fold_syms *t, uint64_t addr, uint64_t *start,
 	return f->name;
 }
 
+int
+fold_syms_inner(const struct fold_syms *t, uint64_t addr)
+{
+	const uint64_t *st = t->starts;
+	size_t lo = 0, hi = t->n, mid;
+	int inner = 0;
+
+	if (t->k != NULL) {
+		lazy_find(t, addr, NULL, NULL, &inner);
+		return inner;
+	}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (st[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && lo < t->n && !t->v[lo - 1].shared &&
+	    t->v[lo - 1].module == NULL && t->v[lo].module == NULL &&
+	    addr < t->v[lo - 1].end;
+}
+
+/* ---- kallsyms, read lazily ----
+ *
+ * A kallsyms table of the usual shape is not built whole: one pass keeps the
+ * start and the line of each symbol of a type perf keeps, sorted by start
+ * (usually already: only runs out of order are sorted), and a lookup applies
+ * perf's rules to the symbols at the start it finds, as fold_syms_done()
+ * would have.  Every symbol has size 0, so: a symbol ends where the next
+ * starts, or one page on where the module changes, or (the last) at the page
+ * after its own; of those at one start, better() picks, with those ends.  A
+ * kept symbol can overlap the next one only at a change of module (one page
+ * on); where that happens the whole table is built (then perf's tree
+ * decides).
+ */
+
+static uint64_t
+kend(const struct fold_syms *t, size_t i)
+{
+	const struct kent *k = t->k;
+
+	if (i + 1 == t->n)
+		return roundup4k(k[i].start) + 4096;
+	if ((k[i].len & KMOD) != (k[i + 1].len & KMOD))
+		return roundup4k(k[i].start + 4096);
+	return k[i + 1].start;
+}
+
+/* k[i] as a symbol: name and module NUL-terminated in the buffer, as the
+ * whole table would have them (the name ends at the first tab, the module
+ * at the end of the line; either sooner at a NUL byte) */
+static void
+kfill(const struct fold_syms *t, size_t i, struct fsym *f)
+{
+	const struct kent *e = &t->k[i];
+	char *name = t->kbuf + e->name, *m;
+	int type = (unsigned char)name[-2];
+
+	name[e->len & ~KMOD] = '\0';
+	f->module = NULL;
+	if (e->len & KMOD) {
+		f->module = m = name + (e->len & ~KMOD) + 1;
+		while (*m != '\0' && *m != '\n')
+			m++;
+		*m = '\0';
+	}
+	f->name = name;
+	f->start = e->start;
+	f->end = kend(t, i);
+	f->bind = type == 'W' ? STB_WEAK : (type >= 'A' && type <= 'Z') ?
+	    STB_GLOBAL : 0;
+}
+
+static const char *
+lazy_find(const struct fold_syms *t, uint64_t addr, uint64_t *start,
+    const char **module, int *inner)
+{
+	const struct kent *k = t->k;
+	size_t lo = 0, hi = t->n, mid, g;
+	struct fsym f, c;
+
+	if (module != NULL)
+		*module = NULL;
+	while (lo < hi) {	/* the last with start <= addr */
+		mid = lo + (hi - lo) / 2;
+		if (k[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	for (g = lo - 1; g > 0 && k[g - 1].start == k[lo - 1].start; g--)
+		;
+	kfill(t, g, &f);
+	for (g++; g < lo; g++) {	/* symbols__fixup_duplicate */
+		kfill(t, g, &c);
+		if (!better(&f, &c))
+			f = c;
+	}
+	if (addr >= f.end && addr != f.start)
+		return NULL;
+	if (inner != NULL) {	/* all of the kernel proper, up to the next */
+		for (g = lo; g > 0 && k[g - 1].start == f.start; g--)
+			if (k[g - 1].len & KMOD)
+				break;
+		*inner = (g == 0 || k[g - 1].start != f.start) &&
+		    lo < t->n && !(k[lo].len & KMOD) && addr < f.end;
+	}
+	if (start != NULL)
+		*start = f.start;
+	if (module != NULL)
+		*module = f.module;
+	return f.name;
+}
+
+static int
+cmp_kent(const void *a, const void *b)
+{
+	const struct kent *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;	/* file order */
+}
+
+/* a hex digit's value plus 1, 0 for other bytes */
+static const unsigned char hexd[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/*
+ * Eight hex digits at once (a word loaded little-endian: byte i is digit i,
+ * the most significant first): 1 and *v their value if all are hex digits.
+ * Per byte, for bytes under 0x80: a digit is strictly between 0x2f and
+ * 0x3a, a letter (with 0x20 set) between 0x60 and 0x67; its value is the low
+ * nibble, plus 9 for letters (bit 6).
+ */
+#define B8(c) (0x0101010101010101ULL * (c))
+#define BETWEEN(x, m, n) (((B8(127 + (n)) - ((x) & B8(127))) & ~(x) & \
+    (((x) & B8(127)) + B8(127 - (m)))) & B8(128))
+static int
+hex8(uint64_t x, uint32_t *v)
+{
+	uint64_t l = x | B8(0x20);
+
+	if ((x & B8(128)) != 0 ||
+	    (BETWEEN(x, 0x2f, 0x3a) | BETWEEN(l, 0x60, 0x67)) != B8(128))
+		return 0;
+	x = (x & B8(0x0f)) + ((x >> 6) & B8(1)) * 9;
+	x = ((x & 0x000f000f000f000fULL) << 4) | ((x >> 8) & 0x000f000f000f000fULL);
+	x = ((x & 0x000000ff000000ffULL) << 8) | ((x >> 16) & 0x000000ff000000ffULL);
+	x = ((x & 0x000000000000ffffULL) << 16) | ((x >> 32) & 0xffffULL);
+	*v = (uint32_t)x;
+	return 1;
+}
+
+static uint64_t
+load_le(const char *p)
+{
+	const unsigned char *q = (const unsigned char *)p;
+
+	return (uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 |
+	    (uint64_t)q[3] << 24 | (uint64_t)q[4] << 32 |
+	    (uint64_t)q[5] << 40 | (uint64_t)q[6] << 48 | (uint64_t)q[7] << 56;
+}
+
+struct fold_syms *
+fold_syms_kallsyms_lazy(char *c, size_t n)
+{
+	struct fold_syms *t;
+	struct kent *k = NULL, *m;
+	size_t cap = 0, nk = 0, i, j, sorted = 0, a, b;
+	char *p = c, *end = c + n, *nl, *name, *tab;
+	uint64_t addr, e;
+	uint32_t hi, lo;
+	unsigned d;
+	int ut, any;
+
+	if (n >= KMOD)
+		return NULL;
+	if (c[n] != '\0')
+		c[n] = '\0';
+	cap = n / 40 + 16;
+	k = xmalloc(cap * sizeof(*k));
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		addr = 0;
+		any = 0;
+		/* the usual line: 16 digits and a space */
+		if (end - p > 16 && hexd[(unsigned char)p[16]] == 0 &&
+		    hex8(load_le(p), &hi) && hex8(load_le(p + 8), &lo)) {
+			addr = (uint64_t)hi << 32 | lo;
+			p += 16;
+			any = 1;
+		}
+		for (; (d = hexd[(unsigned char)*p]) != 0; p++) {
+			addr = addr << 4 | (d - 1);
+			any = 1;
+		}
+		if (!any || *p != ' ' || p + 2 >= nl || p[2] != ' ')
+			continue;
+		ut = p[1] & ~0x20;
+		name = p + 3;
+		if ((ut != 'T' && ut != 'W' && ut != 'D' && ut != 'B') ||
+		    !((p[1] >= 'A' && p[1] <= 'Z') ||
+		    (p[1] >= 'a' && p[1] <= 'z')) || name[0] == '$')
+			continue;
+		if (nk == cap) {
+			if (cap > SIZE_MAX / 2 / sizeof(*k))
+				fold_die(1, "out of memory");
+			cap *= 2;
+			k = xrealloc(k, cap * sizeof(*k));
+		}
+		k[nk].start = addr;
+		k[nk].name = (uint32_t)(name - c);
+		if ((tab = memchr(name, '\t', (size_t)(nl - name))) != NULL)
+			k[nk].len = (uint32_t)(tab - name) | KMOD;
+		else
+			k[nk].len = (uint32_t)(nl - name);
+		if (sorted == nk && (nk == 0 || k[nk - 1].start <= addr))
+			sorted++;
+		nk++;
+	}
+	if (sorted < nk) {	/* sort the rest, merge with the sorted run */
+		qsort(k + sorted, nk - sorted, sizeof(*k), cmp_kent);
+		m = xmalloc(nk * sizeof(*m));
+		for (a = 0, b = sorted, j = 0; j < nk; j++)
+			m[j] = b >= nk || (a < sorted && cmp_kent(&k[a], &k[b]) <= 0) ?
+			    k[a++] : k[b++];
+		free(k);
+		k = m;
+	}
+	/* a symbol one page long where the module changes may overlap the
+	 * next start: then perf's tree decides, build the whole table */
+	for (i = 0; i + 1 < nk; i++) {
+		if ((k[i].len & KMOD) == (k[i + 1].len & KMOD))
+			continue;
+		e = roundup4k(k[i].start + 4096);
+		for (j = i + 1; j < nk && k[j].start == k[i].start; j++)
+			;
+		if (j < nk && k[j].start < e) {
+			free(k);
+			return NULL;
+		}
+	}
+	t = fold_syms_new();
+	t->k = k;
+	t->n = nk;
+	t->kbuf = c;
+	return t;
+}
+
 size_t
 fold_syms_count(const struct fold_syms *t)
 {
@@ -524,6 +847,7 @@ fold_syms_free(struct fold_syms *t)
 {
 	if (t == NULL)
 		return;
+	free(t->k);
 	free(t->v);
 	free(t->starts);
 	free(t->t);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -64,6 +65,12 @@ struct fold_symsrc {
 	size_t kbidlen;
 	int kloaded;
 	struct fold_syms *k;
+	struct fold_syms *kcache;	/* the cache copy read in place of
+					 * /proc/kallsyms, while every lookup
+					 * hits the kernel proper; else kept
+					 * for the names it returned */
+	void *kmap;		/* the copy, mapped: kcache's names */
+	size_t kmaplen;
 	char kref[64];
 	uint64_t kref_addr;
 	int has_kref;
@@ -653,6 +660,107 @@ kallsyms_addr(const char *b, size_t n, const char *name, uint64_t *addr)
 	return 0;
 }
 
+/* The address of name in the head of /proc/kallsyms (the reference
+ * symbol, "_text", comes in its first lines), 0 if not found there: the
+ * kernel writes the whole file slowly, its first pages are quick. */
+static uint64_t
+proc_kallsyms_head(const char *name)
+{
+	char *b = xmalloc(1 << 16);
+	size_t n = 0, len;
+	ssize_t r;
+	uint64_t at = 0;
+	int fd;
+
+	if ((fd = open("/proc/kallsyms", O_RDONLY)) >= 0) {
+		while (n < (1 << 16) - 1) {
+			r = read(fd, b + n, (1 << 16) - 1 - n);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			n += (size_t)r;
+		}
+		close(fd);
+	}
+	for (len = n; len > 0 && b[len - 1] != '\n'; len--)
+		;
+	if (!kallsyms_addr(b, len, name, &at))
+		at = 0;
+	free(b);
+	return at;
+}
+
+/* A regular file mapped private and writable (the lazy table writes NULs
+ * into the lines it looks up), with a byte after its end: NULL if it cannot
+ * be, or if that byte is past the mapping. */
+static char *
+mapfile(const char *path, size_t *len)
+{
+	struct stat st;
+	long pg = sysconf(_SC_PAGESIZE);
+	void *m;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size >= SIZE_MAX / 2 || pg <= 0 ||
+	    st.st_size % pg == 0) {
+		close(fd);
+		return NULL;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+	    fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return NULL;
+	*len = (size_t)st.st_size;
+	return m;
+}
+
+/*
+ * perf reads /proc/kallsyms when the running kernel is the recorded one;
+ * the kernel takes tens of milliseconds to write it.  perf record left a
+ * copy in the build-id cache: where its reference symbol has the address
+ * /proc/kallsyms gives it now, it is the same kernel image at the same
+ * place, and its symbols of the kernel proper are those of /proc/kallsyms.
+ * Modules, BPF programs and trampolines may have come and gone since: a
+ * lookup that does not land on a symbol of the kernel proper followed by
+ * another (fold_syms_inner) reads /proc/kallsyms after all.
+ */
+static int
+load_cached_kallsyms(struct fold_symsrc *s)
+{
+	char hex[2 * BIDMAX + 1];
+	const char *path;
+	char *buf;
+	size_t n;
+	uint64_t at;
+
+	if (!s->has_kref)
+		return 0;
+	hexid(hex, s->kbid, s->kbidlen);
+	path = mkpath(s, s->bdir, "/[kernel.kallsyms]/", hex, "/kallsyms");
+	if ((buf = mapfile(path, &n)) == NULL)
+		return 0;
+	if (!kallsyms_addr(buf, n, s->kref, &at) || at == 0 ||
+	    proc_kallsyms_head(s->kref) != at) {
+		munmap(buf, n);
+		return 0;
+	}
+	s->kdelta = s->kref_addr - at;
+	if ((s->kcache = fold_syms_kallsyms_lazy(buf, n)) != NULL) {
+		s->kmap = buf;
+		s->kmaplen = n;
+	} else {
+		s->kcache = fold_syms_kallsyms(buf, n);
+		munmap(buf, n);
+	}
+	s->k = s->kcache;
+	return 1;
+}
+
 static void
 load_kernel(struct fold_symsrc *s)
 {
@@ -670,8 +778,10 @@ load_kernel(struct fold_symsrc *s)
 			hexid(hex, s->kbid, s->kbidlen);
 			path = mkpath(s, s->bdir, "/[kernel.kallsyms]/", hex,
 			    "/kallsyms");
-		}
+		} else if (s->kcache == NULL && load_cached_kallsyms(s))
+			return;
 	}
+	s->kdelta = 0;
 	if ((buf = slurp(path, &n)) == NULL) {
 		if (!(s->flags & FOLD_SYMSRC_QUIET))
 			fold_warn("%s: %s", path, strerror(errno));
@@ -700,6 +810,15 @@ fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr, const char **dso,
 	/* the relocation moves the kernel's symbols, not the modules' (perf's
 	 * dso__split_kallsyms) */
 	name = fold_syms_find(s->k, addr - s->kdelta, &st, &mod);
+	if (s->k == s->kcache && (name == NULL || mod != NULL ||
+	    !fold_syms_inner(s->k, addr - s->kdelta))) {
+		/* not sure to be as in /proc/kallsyms: read it */
+		s->k = NULL;
+		load_kernel(s);
+		if (s->k == NULL)
+			return NULL;
+		name = fold_syms_find(s->k, addr - s->kdelta, &st, &mod);
+	}
 	if (name != NULL && mod == NULL) {
 		if (symstart != NULL)
 			*symstart = st + s->kdelta;
@@ -734,7 +853,11 @@ fold_symsrc_free(struct fold_symsrc *s)
 			free(d);
 		}
 	free(s->tab);
-	fold_syms_free(s->k);
+	if (s->k != s->kcache)
+		fold_syms_free(s->k);
+	fold_syms_free(s->kcache);
+	if (s->kmap != NULL)
+		munmap(s->kmap, s->kmaplen);
 	free(s->symfs);
 	free(s->bdir);
 	free(s->buf);

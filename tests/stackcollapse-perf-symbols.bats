@@ -299,6 +299,63 @@ frames_at_least() {
 		'ffffffff80000000 [unknown] [kernel.kallsyms]')
 }
 
+@test "kallsyms read lazily: the answers of the table built whole" {
+	# out of order, duplicates of every kind, modules in between, a module
+	# one page long over the next start (the whole table then), NUL and
+	# tabs in names, a last line without newline
+	printf '%s\n' \
+		'ffffffff81000020 W weak_fn' \
+		'ffffffff81000000 T _stext' \
+		'ffffffff81000000 t _text' \
+		'ffffffff81000020 T strong_fn' \
+		'ffffffff81000020 t __strong_fn' \
+		'ffffffff81000800 t mod_a	[m1]' \
+		'ffffffff81000800 T core_at_mod' \
+		'ffffffff81001000 d data	[m1]	x' \
+		'ffffffff81001000 T SyS_call' \
+		'ffffffff81001000 T sys_call' \
+		'ffffffff81003000 b bss_sym' \
+		'ffffffffc0000000 t mod_fn	[m2]' \
+		'ffffffffc0000100 t mod_fn2	[m2]' \
+		'FFFFFFFFC0003000 T upper' \
+		'ffffffffc0004000 t ' \
+		'ffffffffc0005000 T $skipped' > "$BATS_TEST_TMPDIR/k1"
+	printf 'ffffffffc0006000 t nul\0name\tmod\0x\nffffffffc0007000 T last' >> "$BATS_TEST_TMPDIR/k1"
+	# the same without the page-long module: read lazily
+	grep -av mod_a "$BATS_TEST_TMPDIR/k1" > "$BATS_TEST_TMPDIR/k2"
+	files=("$BATS_TEST_TMPDIR/k1" "$BATS_TEST_TMPDIR/k2")
+	if awk '$3 == "_text" && $1 != "0000000000000000" { f = 1 } END { exit !f }' /proc/kallsyms 2> /dev/null; then
+		cp /proc/kallsyms "$BATS_TEST_TMPDIR/k3"
+		files+=("$BATS_TEST_TMPDIR/k3")
+	fi
+	for f in "${files[@]}"; do
+		# every start, and around it
+		awk '$1 ~ /^[0-9a-fA-F]+$/ && NR % 3 == 1 {
+			a = tolower($1); print a
+			for (d = 1; d <= 8 && d <= length(a); d += 3) {
+				p = substr(a, 1, length(a) - d)
+				print p "0" substr(a, length(a) - d + 2)
+				print p "f" substr(a, length(a) - d + 2)
+			}
+		}' "$f" > "$BATS_TEST_TMPDIR/addrs"
+		"$SYMLOOKUP" kallsyms "$f" < "$BATS_TEST_TMPDIR/addrs" > "$BATS_TEST_TMPDIR/lazy"
+		"$SYMLOOKUP" kallsyms-full "$f" < "$BATS_TEST_TMPDIR/addrs" > "$BATS_TEST_TMPDIR/full"
+		[ -s "$BATS_TEST_TMPDIR/full" ]
+		diff -u "$BATS_TEST_TMPDIR/full" "$BATS_TEST_TMPDIR/lazy" || fail "differ on $f"
+	done
+	# and the expected answers where they matter
+	run "$SYMLOOKUP" kallsyms "$BATS_TEST_TMPDIR/k2" ffffffff81000025 ffffffff81000805 \
+		ffffffff81001005 ffffffffc0000105 ffffffffc0006001 ffffffffc0004000
+	[ "$status" -eq 0 ]
+	golden <(printf '%s\n' \
+		'ffffffff81000025 __strong_fn [kernel.kallsyms]' \
+		'ffffffff81000805 core_at_mod [kernel.kallsyms]' \
+		'ffffffff81001005 sys_call [kernel.kallsyms]' \
+		'ffffffffc0000105 mod_fn2 [m2]' \
+		'ffffffffc0006001 nul mod' \
+		'ffffffffc0004000  [kernel.kallsyms]')
+}
+
 @test "kernel: the kallsyms copy in the build-id cache, moved by the recorded _text (KASLR)" {
 	cache=$BATS_TEST_TMPDIR/cache kbid=0123456789abcdef0123456789abcdef01234567
 	mkdir -p "$cache/[kernel.kallsyms]/$kbid"
@@ -323,6 +380,43 @@ frames_at_least() {
 	run --separate-stderr "$SYMLOOKUP" check -d "$EMPTY" -b "$BATS_TEST_TMPDIR/bid" "$BATS_TEST_TMPDIR/k.script"
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"[kernel.kallsyms]/$kbid/kallsyms: No such file or directory" ]]
+}
+
+@test "kernel: this kernel's kallsyms copy in the cache read in place of /proc/kallsyms only where they agree" {
+	command -v perf > /dev/null 2>&1 || skip "perf not installed"
+	kbid=$(perf buildid-list -k 2> /dev/null) && [ -n "$kbid" ] || skip "no build id for this kernel"
+	text=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms)
+	[ -n "$text" ] && [ "$text" != 0000000000000000 ] || skip "/proc/kallsyms without addresses"
+	# two functions of the kernel proper, and an address in the modules'
+	# space as /proc/kallsyms names it
+	# shellcheck disable=SC2046
+	set -- $(awk -v t="$text" '$2 == "T" && $1 > t && NF == 3 { if (++n == 100 || n == 2000) print $1, $3 }' /proc/kallsyms)
+	f1=$1 n1=$2 f2=$3 n2=$4 fm=ffffffffc0100000
+	[ -n "$n2" ] || skip "too few kernel functions"
+	nm=$("$SYMLOOKUP" kallsyms /proc/kallsyms "$fm" | awk '{ print $2 " (" $3 ")" }')
+	cache=$BATS_TEST_TMPDIR/cache dir="$BATS_TEST_TMPDIR/cache/[kernel.kallsyms]/$kbid"
+	mkdir -p "$dir"
+	echo "$kbid [kernel.kallsyms]" > "$BATS_TEST_TMPDIR/bid"
+	mmap="swapper 0/0 PERF_RECORD_MMAP -1/0: [0x$text(0x1000000) @ 0x$text]: x [kernel.kallsyms]_text"
+	# the copy renames n1: where it is read, n1 is cached_n1
+	awk -v a="$f1" -v n="$n1" '$1 == a && $3 == n { $3 = "cached_" n } { print }' /proc/kallsyms > "$dir/kallsyms"
+	printf '%s\n' "$mmap" 'prog 5/5 ' "	$f1 cached_$n1 ([kernel.kallsyms])" \
+		"	$f2 $n2 ([kernel.kallsyms])" > "$BATS_TEST_TMPDIR/a.script"
+	run --separate-stderr "$SYMLOOKUP" check -d "$cache" -b "$BATS_TEST_TMPDIR/bid" "$BATS_TEST_TMPDIR/a.script"
+	[ "$output" = "frames 2 same 2 differ 0" ] || fail "copy not read: $output"
+	# an address outside the kernel proper: /proc/kallsyms after all (the
+	# copy's module is not there), and from then on
+	printf '%s\t[fakemod]\n' "$fm t fake_fn" >> "$dir/kallsyms"
+	printf '%s\n' "$mmap" 'prog 5/5 ' "	$f1 cached_$n1 ([kernel.kallsyms])" \
+		"	$fm $nm" "	$f2 $n2 ([kernel.kallsyms])" > "$BATS_TEST_TMPDIR/c.script"
+	run --separate-stderr "$SYMLOOKUP" check -d "$cache" -b "$BATS_TEST_TMPDIR/bid" "$BATS_TEST_TMPDIR/c.script"
+	[ "$output" = "frames 3 same 3 differ 0" ] || fail "module address: $output"
+	# the copy's _text elsewhere (another boot, KASLR): not read at all
+	awk -v a="$f1" -v n="$n1" '$1 == a && $3 == n { $3 = "cached_" n } $3 == "_text" { $1 = "ffffffff80000000" } { print }' \
+		/proc/kallsyms > "$dir/kallsyms"
+	printf '%s\n' "$mmap" 'prog 5/5 ' "	$f1 $n1 ([kernel.kallsyms])" > "$BATS_TEST_TMPDIR/b.script"
+	run --separate-stderr "$SYMLOOKUP" check -d "$cache" -b "$BATS_TEST_TMPDIR/bid" "$BATS_TEST_TMPDIR/b.script"
+	[ "$output" = "frames 1 same 1 differ 0" ] || fail "moved copy read: $output"
 }
 
 @test "perf maps: names with spaces, sizes as given, the last line's last byte" {

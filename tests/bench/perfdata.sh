@@ -2,16 +2,19 @@
 # defined there): stackcollapse-perf on perf.data against the pipeline it
 # replaces, `perf script --no-demangle | stackcollapse-perf`, side by side.
 #
-# Both sides keep names as they are (--no-demangle: minidb is C anyway).
+# Both sides keep names as they are (--no-demangle).
 # The captures are recorded once per bench folder: examples/workload/minidb
-# (two threads) under `perf record -F 20000 -g`, 1300 rounds (about 100k
-# samples) and 2600 rounds (twice as long).  Needs perf and permission to
-# record; says so and goes on otherwise.
+# (two threads, C) under `perf record -F 20000 -g`, 1300 rounds (about 100k
+# samples) and 2600 rounds (twice as long); examples/workload/cxxpool (two
+# threads, C++: std::map, std::sort, strings), 3000 rounds (about 100k
+# samples).  Needs perf and permission to record; says so and goes on
+# otherwise.
 pd1=perfdata-1.data
 pd2=perfdata-2.data
 pdu=perfdata-u.data		# user frames only: no kallsyms to read
+pdx=perfdata-cxx.data		# C++
 pd_ok=1
-if [ ! -s "$pd1" ] || [ ! -s "$pd2" ]; then
+if [ ! -s "$pd1" ] || [ ! -s "$pd2" ] || [ ! -s "$pdx" ]; then
 	if ! command -v perf > /dev/null 2>&1; then
 		echo "perf.data: perf not installed, skipped"
 		pd_ok=0
@@ -19,12 +22,18 @@ if [ ! -s "$pd1" ] || [ ! -s "$pd2" ]; then
 	    "$top/examples/workload/minidb.c"; then
 		echo "perf.data: cannot build minidb, skipped"
 		pd_ok=0
+	elif ! c++ -O1 -g -fno-omit-frame-pointer -pthread -o pd-cxxpool \
+	    "$top/examples/workload/cxxpool.cc"; then
+		echo "perf.data: cannot build cxxpool, skipped"
+		pd_ok=0
 	elif ! perf record -q -F 20000 -g -o "$pd1" -- ./pd-minidb -t -n 1300 \
 	    > /dev/null 2>&1 || ! perf record -q -F 20000 -g -o "$pd2" -- \
 	    ./pd-minidb -t -n 2600 > /dev/null 2>&1 || ! perf record -q -F 20000 \
-	    -g -e cpu-clock:u -o "$pdu" -- ./pd-minidb -t -n 1300 > /dev/null 2>&1; then
+	    -g -e cpu-clock:u -o "$pdu" -- ./pd-minidb -t -n 1300 > /dev/null 2>&1 ||
+	    ! perf record -q -F 20000 -g -o "$pdx" -- ./pd-cxxpool 3000 \
+	    > /dev/null 2>&1; then
 		echo "perf.data: perf record not permitted, skipped"
-		rm -f "$pd1" "$pd2" "$pdu"
+		rm -f "$pd1" "$pd2" "$pdu" "$pdx"
 		pd_ok=0
 	fi
 fi
@@ -59,6 +68,19 @@ pd_cpu() {
 	echo "$pc"
 }
 
+# pd_cpu1 FILE: the least CPU time of $runs runs of stackcollapse-perf
+# --no-demangle FILE (getrusage, microseconds: `times` counts in ticks).
+pd_cpu1() {
+	pc=
+	for r in $(seq "$runs"); do
+		set -- $(./runstat /dev/null "$bin/stackcollapse-perf" --no-demangle "$1") "$1"
+		c=$4
+		shift 4
+		pc=$(awk -v a="$c" -v p="$pc" 'BEGIN { if (p == "" || a < p) print a; else print p }')
+	done
+	echo "$pc"
+}
+
 if [ "$pd_ok" = 1 ]; then
 	sc=$bin/stackcollapse-perf
 	n1=$(perf script -F comm -i "$pd1" 2> /dev/null | wc -l)
@@ -68,11 +90,14 @@ if [ "$pd_ok" = 1 ]; then
 	perf script --no-demangle -i "$pd1" 2> /dev/null | "$sc" > pd-text.out
 	"$sc" --no-demangle "$pd1" > pd-data.out
 	cmp -s pd-text.out pd-data.out || echo "perf.data: the two paths differ on $pd1!"
+	perf script --no-demangle -i "$pdx" 2> /dev/null | "$sc" > pd-text.out
+	"$sc" --no-demangle "$pdx" > pd-data.out
+	cmp -s pd-text.out pd-data.out || echo "perf.data: the two paths differ on $pdx!"
 	rm -f pd-text.out pd-data.out
 	tp=$(pd_best "perf script --no-demangle -i $pd1 | $sc")
 	cp=$(pd_cpu "perf script --no-demangle -i $pd1 | $sc")
-	c1=$(pd_cpu "$sc --no-demangle $pd1")
-	c2=$(pd_cpu "$sc --no-demangle $pd2")
+	c1=$(pd_cpu1 "$pd1")
+	c2=$(pd_cpu1 "$pd2")
 	nu=$(perf script -F comm -i "$pdu" 2> /dev/null | wc -l)
 	su=$(wc -c < "$pdu")
 	tpu=$(pd_best "perf script --no-demangle -i $pdu | $sc")
@@ -81,6 +106,17 @@ if [ "$pd_ok" = 1 ]; then
 	for r in $(seq "$runs"); do
 		set -- $(./runstat /dev/null "$sc" --no-demangle "$pdu")
 		[ "$(awk -v a="$1" -v b="$tu" 'BEGIN { print (a < b) }')" = 1 ] && tu=$1
+	done
+	nx=$(perf script -F comm -i "$pdx" 2> /dev/null | wc -l)
+	sx=$(wc -c < "$pdx")
+	tpx=$(pd_best "perf script --no-demangle -i $pdx | $sc")
+	cpx=$(pd_cpu "perf script --no-demangle -i $pdx | $sc")
+	cx=$(pd_cpu1 "$pdx")
+	set -- $(./runstat /dev/null "$sc" --no-demangle "$pdx")
+	tx=$1
+	for r in $(seq "$runs"); do
+		set -- $(./runstat /dev/null "$sc" --no-demangle "$pdx")
+		[ "$(awk -v a="$1" -v b="$tx" 'BEGIN { print (a < b) }')" = 1 ] && tx=$1
 	done
 	set -- $(./runstat /dev/null "$sc" --no-demangle "$pd1")
 	t1=$1 k1=$2
@@ -96,12 +132,18 @@ if [ "$pd_ok" = 1 ]; then
 	done
 	awk -v n="$n1" -v s1="$s1" -v s2="$s2" -v tp="$tp" -v t1="$t1" \
 	    -v t2="$t2" -v k1="$k1" -v k2="$k2" -v cp="$cp" -v c1="$c1" -v c2="$c2" -v nu="$nu" -v su="$su" \
-	    -v tpu="$tpu" -v tu="$tu" 'BEGIN {
+	    -v tpu="$tpu" -v tu="$tu" -v nx="$nx" -v sx="$sx" -v tpx="$tpx" \
+	    -v cpx="$cpx" -v cx="$cx" -v tx="$tx" 'BEGIN {
 		printf "%-22s %-34s %8.3f s  %.3f s CPU  (%d samples, %.1f MB)\n",
 		    "perf script | s-perf", "perf.data, minidb 2 threads", tp, cp, n, s1 / 1e6
 		printf "%-22s %-34s %8.3f s  %.3f s CPU  %4.0fx faster (CPU %.0fx)  %7.1f MB RSS\n",
 		    "stackcollapse-perf", "same perf.data", t1, c1, tp / t1,
 		    (c1 > 0 ? cp / c1 : 0), k1 / 1024
+		printf "%-22s %-34s %8.3f s  %.3f s CPU  (%d samples, %.1f MB)\n",
+		    "perf script | s-perf", "perf.data, cxxpool 2 threads C++", tpx, cpx, nx, sx / 1e6
+		printf "%-22s %-34s %8.3f s  %.3f s CPU  %4.0fx faster (CPU %.0fx)\n",
+		    "stackcollapse-perf", "same perf.data", tx, cx, tpx / tx,
+		    (cx > 0 ? cpx / cx : 0)
 		printf "%-22s %-34s %8.3f s  %7.1f MB RSS (%+.1f%%)\n",
 		    "stackcollapse-perf", "twice as long a capture", t2, k2 / 1024,
 		    (k2 - k1) * 100 / k1

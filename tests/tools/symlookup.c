@@ -3,6 +3,7 @@
  *
  *   symlookup elf FILE [OFFSET...]        symbol at each file offset
  *   symlookup kallsyms FILE [ADDR...]     symbol and module of each address
+ *   symlookup kallsyms-full FILE [ADDR...]  the same, the table built whole
  *   symlookup permap FILE [ADDR...]       symbol in a perf map
  *   symlookup info FILE                   build id, symbol count, index time
  *   symlookup bench FILE N                N lookups at pseudo-random file
@@ -114,7 +115,12 @@ cmd_text(int argc, char **argv, int kall)
 		return 2;
 	b = slurp(argv[0], &n);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	t = kall ? fold_syms_kallsyms(b, n) : fold_syms_permap(b, n);
+	if (kall == 2) {	/* the whole table, not read lazily */
+		b = realloc(b, n + 1);
+		t = fold_syms_kallsyms_full(b, n);
+		b = NULL;
+	} else
+		t = kall ? fold_syms_kallsyms(b, n) : fold_syms_permap(b, n);
 	if (getenv("SYMLOOKUP_TIME") != NULL)
 		fprintf(stderr, "%zu symbols, parsed in %.3f ms\n",
 		    fold_syms_count(t), since(&t0) * 1e3);
@@ -422,6 +428,8 @@ main(int argc, char **argv)
 			r = cmd_elf(argc - 2, argv + 2);
 		else if (strcmp(argv[1], "kallsyms") == 0)
 			r = cmd_text(argc - 2, argv + 2, 1);
+		else if (strcmp(argv[1], "kallsyms-full") == 0)
+			r = cmd_text(argc - 2, argv + 2, 2);
 		else if (strcmp(argv[1], "permap") == 0)
 			r = cmd_text(argc - 2, argv + 2, 0);
 		else if (strcmp(argv[1], "info") == 0)
@@ -432,7 +440,7 @@ main(int argc, char **argv)
 			r = cmd_check(argc - 2, argv + 2);
 	}
 	if (r == 2)
-		fprintf(stderr, "usage: symlookup elf|kallsyms|permap|info FILE "
+		fprintf(stderr, "usage: symlookup elf|kallsyms|kallsyms-full|permap|info FILE "
 		    "[ADDR...] | check [-s SYMFS] [-d DIR] [-b BUILDIDS] "
 		    "[FILE]\n");
 	return r;
