@@ -272,13 +272,7 @@ main(int argc, char **argv)
 			folded = 1;
 			break;
 		case OPT_SORT:
-			if (strcmp(optarg, "count") == 0)
-				sortkey = 0;
-			else if (strcmp(optarg, "delta") == 0)
-				sortkey = 1;
-			else
-				fold_die(2, "invalid sort key '%s' (want count or "
-				    "delta)", optarg);
+			sortkey = fold_opt_sortkey(optarg);
 			break;
 		case 'r':
 			o.reverse = 1;

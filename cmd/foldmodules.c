@@ -489,13 +489,7 @@ main(int argc, char **argv)
 			topfn = fold_opt_u64("--top-functions", optarg);
 			break;
 		case OPT_SORT:
-			if (strcmp(optarg, "count") == 0)
-				sortkey = 0;
-			else if (strcmp(optarg, "delta") == 0)
-				sortkey = 1;
-			else
-				fold_die(2, "invalid sort key '%s' (want count or "
-				    "delta)", optarg);
+			sortkey = fold_opt_sortkey(optarg);
 			break;
 		case 'r':
 			o.reverse = 1;

@@ -489,6 +489,8 @@ _Noreturn void fold_version(void);
 /* Parse a non-negative decimal for option opt, or exit 2. */
 uint64_t fold_opt_u64(const char *opt, const char *arg);
 double fold_opt_pct(const char *opt, const char *arg);
+/* --sort of foldcallers and foldmodules: "count" 0, "delta" 1, else exit 2. */
+int fold_opt_sortkey(const char *arg);
 
 /* ---- filter.c: --focus / --ignore over interned frames ----------------- */
 

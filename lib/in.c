@@ -41,25 +41,36 @@ map_file(struct fold_in *in)
 	struct stat st;
 	void *p;
 	int flags = MAP_PRIVATE;
+	off_t off, base;
+	long pg;
 
 	if (fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    (uintmax_t)st.st_size > (uintmax_t)SIZE_MAX / 2)
 		return 0;
+	/* From the descriptor's offset: stdin may have been read from
+	 * before (by a shell's read, say).  The map starts at the page. */
+	if ((off = lseek(in->fd, 0, SEEK_CUR)) < 0 || off >= st.st_size)
+		return 0;
+	pg = sysconf(_SC_PAGESIZE);
+	base = pg > 0 ? off - off % pg : 0;
 #ifdef MAP_POPULATE
 	flags |= MAP_POPULATE;
 #endif
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, in->fd, 0);
+	p = mmap(NULL, (size_t)(st.st_size - base), PROT_READ, flags, in->fd,
+	    base);
 	if (p == MAP_FAILED)
 		return 0;
+	/* What a reader would have left: the offset at the end. */
+	(void)lseek(in->fd, 0, SEEK_END);
 	fold_grow(&in->maps, &in->mapcap, in->nmaps + 1, sizeof(*in->maps));
 	in->maps[in->nmaps].p = p;
-	in->maps[in->nmaps++].len = (size_t)st.st_size;
+	in->maps[in->nmaps++].len = (size_t)(st.st_size - base);
 	in->data = p;
-	in->pos = 0;
-	in->end = (size_t)st.st_size;
+	in->pos = (size_t)(off - base);
+	in->end = (size_t)(st.st_size - base);
 	in->eof = 1;
 	in->mapped = 1;
-	in->dropped = in->kept = 0;
+	in->dropped = in->kept = in->pos;
 	return 1;
 }
 
@@ -125,6 +136,9 @@ open_next(struct fold_in *in)
 		if (strcmp(path, "-") == 0) {
 			in->fd = 0;
 			in->name = "<stdin>";
+			/* stdin redirected from a regular file is mapped too */
+			if (in->map != FOLD_IN_READ)
+				map_file(in);
 			return 1;
 		}
 		in->name = path;

@@ -117,3 +117,13 @@ fold_opt_common(struct fold_common *o, int c, const char *arg,
 	}
 	return 0;
 }
+
+int
+fold_opt_sortkey(const char *arg)
+{
+	if (strcmp(arg, "count") == 0)
+		return 0;
+	if (strcmp(arg, "delta") == 0)
+		return 1;
+	fold_die(2, "invalid sort key '%s' (want count or delta)", arg);
+}
