@@ -162,9 +162,11 @@ inclusive(struct fold_reader *r, struct fold_stackids *sids,
 			continue;
 		fold_num_add(&sum, s.count);	/* <= the reader's total */
 		lines++;
-		if (nmod == 0)
-			fold_num_add(&mods.counts[fold_tally_add(&mods, "<other>",
-			    7, zero)], s.count);
+		if (nmod == 0) {
+			/* not in one expression: the add may move counts */
+			mm = fold_tally_add(&mods, "<other>", 7, zero);
+			fold_num_add(&mods.counts[mm], s.count);
+		}
 	}
 	/* Modules never in a kept line are not rows. */
 	{
@@ -233,7 +235,8 @@ print_nested(const struct fold_common *o, uint64_t topfn, double denom,
 		fold_reverse_ids(fo, nf);
 	}
 
-	fold_table_init(&tab, text ? cols3 : cols4, text ? 3 : 4, frac);
+	fold_table_init(&tab, text ? cols3 : cols4, text ? 3 : 4, frac,
+	    o->format);
 	for (i = 0; i < nm; i++) {
 		struct fold_str mn = fold_intern_str(&mods.names, mo[i]);
 		union fold_cell *row;
@@ -274,7 +277,7 @@ print_nested(const struct fold_common *o, uint64_t topfn, double denom,
 			}
 		}
 	}
-	fold_table_print(&tab, o->format, o->noheader);
+	fold_table_print(&tab, o->noheader);
 	fold_table_free(&tab);
 	fold_arena_free(&a);
 	free(mo);
@@ -382,7 +385,7 @@ diffmodules(struct fold_reader *r, const struct fold_common *o,
 	fold_dtally_cols(&dm, &f, tcols);
 	tcols[5].name = "function";
 	tcols[5].type = FOLD_COL_STR;
-	fold_table_init(&tab, tcols, text ? 5 : 6, r->frac);
+	fold_table_init(&tab, tcols, text ? 5 : 6, r->frac, o->format);
 	mo = fold_dtally_rank(&dm, &f, &nm);
 	fo = fold_dtally_rank(&df, &f, &nf);
 	for (i = 0; i < nm; i++) {
@@ -423,7 +426,7 @@ diffmodules(struct fold_reader *r, const struct fold_common *o,
 			}
 		}
 	}
-	fold_table_print(&tab, o->format, o->noheader);
+	fold_table_print(&tab, o->noheader);
 	if (text && shown < nm)
 		fo_printf("(%zu more modules not shown)\n", nm - shown);
 	fold_table_free(&tab);

@@ -345,7 +345,7 @@ main(int argc, char **argv)
 		fold_reverse_ids(order, nrows);
 
 	denom = fold_num_dbl(pctshown ? kept : r.total);
-	fold_table_init(&tab, cols, 6, frac);
+	fold_table_init(&tab, cols, 6, frac, o.format);
 	for (shown = 0, k = 0; k < nrows; k++) {
 		struct fn *fp = &fns[order[k]];
 		union fold_cell *row;
@@ -373,10 +373,10 @@ main(int argc, char **argv)
 		fo_num(kept, frac);
 		fo_printf(", \"functions\": %zu, \"shown\": %zu, \"rows\": ",
 		    nrows, shown);
-		fold_table_print(&tab, o.format, o.noheader);
+		fold_table_print(&tab, o.noheader);
 		fo_puts("}\n");
 	} else {
-		fold_table_print(&tab, o.format, o.noheader);
+		fold_table_print(&tab, o.noheader);
 		if (o.format == FOLD_FMT_TEXT && shown < nrows) {
 			fo_printf("(%zu more function%s not shown, ", nrows - shown,
 			    nrows - shown == 1 ? "" : "s");

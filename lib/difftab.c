@@ -222,7 +222,7 @@ fold_dtally_print(const struct fold_dtally *t, const struct fold_common *o,
 	double p;
 
 	fold_dtally_cols(t, f, cols);
-	fold_table_init(&tab, cols, nc, f->frac);
+	fold_table_init(&tab, cols, nc, f->frac, o->format);
 	for (k = 0; k < n; k++) {
 		union fold_cell *row;
 
@@ -235,7 +235,7 @@ fold_dtally_print(const struct fold_dtally *t, const struct fold_common *o,
 		fold_dtally_cells(t, ids[k], f, row);
 		row[nc - 1].str = fold_intern_str(&t->names, ids[k]);
 	}
-	fold_table_print(&tab, o->format, o->noheader);
+	fold_table_print(&tab, o->noheader);
 	if (o->format == FOLD_FMT_TEXT && shown < n)
 		fo_printf("(%zu more %s not shown)\n", n - shown, f->what);
 	fold_table_free(&tab);

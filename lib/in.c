@@ -137,14 +137,14 @@ open_next(struct fold_in *in)
 			in->fd = 0;
 			in->name = "<stdin>";
 			/* stdin redirected from a regular file is mapped too */
-			if (in->map != FOLD_IN_READ)
+			if (in->map == FOLD_IN_KEEP)
 				map_file(in);
 			return 1;
 		}
 		in->name = path;
 		in->fd = open(path, O_RDONLY);
 		if (in->fd >= 0) {
-			if (in->map != FOLD_IN_READ)
+			if (in->map == FOLD_IN_KEEP)
 				map_file(in);
 			return 1;
 		}

@@ -19,28 +19,15 @@ fold_fmt_parse(const char *s)
 
 void
 fold_table_init(struct fold_table *t, const struct fold_col *cols, int ncols,
-    int frac)
+    int frac, int fmt)
 {
 	memset(t, 0, sizeof(*t));
 	t->cols = cols;
 	t->ncols = ncols;
 	t->frac = frac;
-}
-
-union fold_cell *
-fold_table_row(struct fold_table *t)
-{
-	size_t need = (t->nrows + 1) * (size_t)t->ncols;
-
-	fold_grow(&t->cells, &t->cap, need, sizeof(*t->cells));
-	return t->cells + t->nrows++ * (size_t)t->ncols;
-}
-
-void
-fold_table_free(struct fold_table *t)
-{
-	free(t->cells);
-	memset(t, 0, sizeof(*t));
+	t->fmt = fmt;
+	t->row = xcalloc((size_t)ncols, sizeof(*t->row));
+	t->w = xcalloc((size_t)ncols, sizeof(*t->w));
 }
 
 /* A number cell as text into buf (>= 48 bytes); its length. */
@@ -79,32 +66,84 @@ numcell(const struct fold_table *t, int type, const union fold_cell *c,
 	return 0;
 }
 
+/* The row filled last becomes text: numbers formatted, strings listed. */
+static void
+commit(struct fold_table *t)
+{
+	unsigned char *len;
+	size_t n;
+	int c;
+
+	if (!t->pending)
+		return;
+	t->pending = 0;
+	fold_grow(&t->lens, &t->lcap, (t->nrows + 1) * (size_t)t->ncols, 1);
+	len = t->lens + t->nrows++ * (size_t)t->ncols;
+	for (c = 0; c < t->ncols; c++) {
+		if (t->cols[c].type == FOLD_COL_STR) {
+			fold_grow(&t->strs, &t->scap, t->nstr + 1, sizeof(*t->strs));
+			t->strs[t->nstr++] = t->row[c].str;
+			n = t->row[c].str.len;
+			len[c] = 0;
+		} else {
+			fold_grow(&t->text, &t->tcap, t->tlen + 48, 1);
+			n = numcell(t, t->cols[c].type, &t->row[c], t->fmt,
+			    t->text + t->tlen);
+			if (n > 47)
+				n = 47;	/* snprintf's: never more */
+			t->tlen += n;
+			len[c] = (unsigned char)n;
+		}
+		if (n > t->w[c])
+			t->w[c] = n;
+	}
+}
+
+union fold_cell *
+fold_table_row(struct fold_table *t)
+{
+	commit(t);
+	memset(t->row, 0, (size_t)t->ncols * sizeof(*t->row));
+	t->pending = 1;
+	return t->row;
+}
+
+void
+fold_table_free(struct fold_table *t)
+{
+	free(t->row);
+	free(t->text);
+	free(t->lens);
+	free(t->strs);
+	free(t->w);
+	memset(t, 0, sizeof(*t));
+}
+
 static void
 pad(size_t n)
 {
-	while (n-- > 0)
-		fo_putc(' ');
+	static const char sp[64] = "                                "
+	    "                                ";
+
+	for (; n > sizeof(sp); n -= sizeof(sp))
+		fo_write(sp, sizeof(sp));
+	fo_write(sp, n);
 }
 
 static void
 print_text(const struct fold_table *t, int noheader)
 {
-	size_t *w = xcalloc((size_t)t->ncols, sizeof(*w));
-	char buf[48];
-	size_t r, n;
+	const char *text = t->text;
+	const struct fold_str *str = t->strs;
+	const unsigned char *len = t->lens;
+	size_t r, n, *w = xcalloc((size_t)t->ncols, sizeof(*w));
 	int c, last;
 
-	for (c = 0; c < t->ncols; c++)
-		w[c] = noheader ? 0 : strlen(t->cols[c].name);
-	for (r = 0; r < t->nrows; r++)
-		for (c = 0; c < t->ncols; c++) {
-			const union fold_cell *cell = &t->cells[r * (size_t)t->ncols + (size_t)c];
-
-			n = t->cols[c].type == FOLD_COL_STR ? cell->str.len :
-			    numcell(t, t->cols[c].type, cell, FOLD_FMT_TEXT, buf);
-			if (n > w[c])
-				w[c] = n;
-		}
+	for (c = 0; c < t->ncols; c++) {
+		w[c] = t->w[c];
+		if (!noheader && strlen(t->cols[c].name) > w[c])
+			w[c] = strlen(t->cols[c].name);
+	}
 	if (!noheader) {
 		for (c = 0; c < t->ncols; c++) {
 			last = c == t->ncols - 1;
@@ -118,32 +157,32 @@ print_text(const struct fold_table *t, int noheader)
 		}
 	}
 	for (r = 0; r < t->nrows; r++)
-		for (c = 0; c < t->ncols; c++) {
-			const union fold_cell *cell = &t->cells[r * (size_t)t->ncols + (size_t)c];
-
+		for (c = 0; c < t->ncols; c++, len++) {
 			last = c == t->ncols - 1;
 			if (t->cols[c].type == FOLD_COL_STR) {
-				fo_write(cell->str.s, cell->str.len);
+				fo_write(str->s, str->len);
 				if (!last)
-					pad(w[c] - cell->str.len);
+					pad(w[c] - str->len);
+				str++;
 			} else {
-				n = numcell(t, t->cols[c].type, cell,
-				    FOLD_FMT_TEXT, buf);
-				pad(w[c] - n);
-				fo_write(buf, n);
+				pad(w[c] - *len);
+				fo_write(text, *len);
+				text += *len;
 			}
-			fo_puts(last ? "\n" : "  ");
+			fo_write(last ? "\n" : "  ", last ? 1 : 2);
 		}
 	free(w);
 }
 
 static void
-print_sep(const struct fold_table *t, int fmt, int noheader)
+print_sep(const struct fold_table *t, int noheader)
 {
-	char buf[48];
+	const char *text = t->text;
+	const struct fold_str *str = t->strs;
+	const unsigned char *len = t->lens;
 	size_t r;
 	int c;
-	char sep = fmt == FOLD_FMT_TSV ? '\t' : ',';
+	char sep = t->fmt == FOLD_FMT_TSV ? '\t' : ',';
 
 	if (!noheader)
 		for (c = 0; c < t->ncols; c++) {
@@ -151,16 +190,14 @@ print_sep(const struct fold_table *t, int fmt, int noheader)
 			fo_putc(c == t->ncols - 1 ? '\n' : sep);
 		}
 	for (r = 0; r < t->nrows; r++)
-		for (c = 0; c < t->ncols; c++) {
-			const union fold_cell *cell = &t->cells[r * (size_t)t->ncols + (size_t)c];
-
-			if (t->cols[c].type != FOLD_COL_STR)
-				fo_write(buf, numcell(t, t->cols[c].type, cell,
-				    fmt, buf));
-			else if (fmt == FOLD_FMT_TSV)
-				fo_tsv_field(cell->str.s, cell->str.len);
+		for (c = 0; c < t->ncols; c++, len++) {
+			if (t->cols[c].type != FOLD_COL_STR) {
+				fo_write(text, *len);
+				text += *len;
+			} else if (t->fmt == FOLD_FMT_TSV)
+				fo_tsv_field(str->s, str->len), str++;
 			else
-				fo_csv_field(cell->str.s, cell->str.len);
+				fo_csv_field(str->s, str->len), str++;
 			fo_putc(c == t->ncols - 1 ? '\n' : sep);
 		}
 }
@@ -168,25 +205,27 @@ print_sep(const struct fold_table *t, int fmt, int noheader)
 static void
 print_json(const struct fold_table *t)
 {
-	char buf[48];
+	const char *text = t->text;
+	const struct fold_str *str = t->strs;
+	const unsigned char *len = t->lens;
 	size_t r;
 	int c;
 
 	fo_putc('[');
 	for (r = 0; r < t->nrows; r++) {
 		fo_puts(r ? ",\n  {" : "\n  {");
-		for (c = 0; c < t->ncols; c++) {
-			const union fold_cell *cell = &t->cells[r * (size_t)t->ncols + (size_t)c];
-
+		for (c = 0; c < t->ncols; c++, len++) {
 			if (c)
 				fo_puts(", ");
 			fo_json_str(t->cols[c].name, strlen(t->cols[c].name));
 			fo_puts(": ");
-			if (t->cols[c].type == FOLD_COL_STR)
-				fo_json_str(cell->str.s, cell->str.len);
-			else
-				fo_write(buf, numcell(t, t->cols[c].type, cell,
-				    FOLD_FMT_JSON, buf));
+			if (t->cols[c].type == FOLD_COL_STR) {
+				fo_json_str(str->s, str->len);
+				str++;
+			} else {
+				fo_write(text, *len);
+				text += *len;
+			}
 		}
 		fo_putc('}');
 	}
@@ -194,15 +233,16 @@ print_json(const struct fold_table *t)
 }
 
 void
-fold_table_print(const struct fold_table *t, int fmt, int noheader)
+fold_table_print(struct fold_table *t, int noheader)
 {
-	switch (fmt) {
+	commit(t);
+	switch (t->fmt) {
 	case FOLD_FMT_TEXT:
 		print_text(t, noheader);
 		break;
 	case FOLD_FMT_TSV:
 	case FOLD_FMT_CSV:
-		print_sep(t, fmt, noheader);
+		print_sep(t, noheader);
 		break;
 	case FOLD_FMT_JSON:
 		print_json(t);

@@ -101,7 +101,7 @@ fold_tally_print(const struct fold_tally *t, const struct fold_common *o,
 		fold_reverse_ids(ids, n);
 
 	cols[2].name = namecol;
-	fold_table_init(&tab, cols, 3, frac);
+	fold_table_init(&tab, cols, 3, frac, o->format);
 	for (k = 0; k < n; k++) {
 		union fold_cell *row;
 
@@ -116,7 +116,7 @@ fold_tally_print(const struct fold_tally *t, const struct fold_common *o,
 		row[1].pct = p;
 		row[2].str = fold_intern_str(&t->names, ids[k]);
 	}
-	fold_table_print(&tab, o->format, o->noheader);
+	fold_table_print(&tab, o->noheader);
 	if (o->format == FOLD_FMT_TEXT && shown < n)
 		fo_printf("(%zu more not shown, %.2f%%)\n", n - shown,
 		    denom > 0 ? 100.0 * fold_num_dbl(dropped) / denom : 0.0);

@@ -38,6 +38,13 @@ L=$BATS_TEST_DIRNAME/data/analysis/langs.folded
 	[ "$output" = $'5\t100.0000\tethrex_vm' ]
 }
 
+@test "--by inclusive: a first sample in no module is <other>, no crash" {
+	# the count was once added through a table the add had just moved
+	run fm --preset rust --by inclusive --format tsv --no-header < <(printf 'main;run 3\nmain;serde_json::de::parse 2\n')
+	[ "$status" -eq 0 ]
+	[ "$output" = $'3\t60.0000\t<other>\n2\t40.0000\tserde_json' ]
+}
+
 # mods ARGS...: the modules as "count:name ..." for a compact comparison
 mods() {
 	fm "$@" --format tsv --no-header | cut -f1,3 | tr '\t\n' ': '
