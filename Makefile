@@ -55,11 +55,15 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 
 # Helpers the tests use (no python or jq needed).
 TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes \
-	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup $(BUILD)/test/demangle
+	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup $(BUILD)/test/demangle \
+	$(BUILD)/test/sortcheck
 $(BUILD)/test/symlookup: tests/tools/symlookup.c lib/fold.h $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
-# Drivers over the library (the demangler's tests and bench).
+# Drivers over the library (the demangler's tests and bench, the sorts).
+$(BUILD)/test/sortcheck: tests/tools/sortcheck.c $(BUILD)/libfold.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 $(BUILD)/test/demangle: tests/tools/demangle.c $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm

@@ -73,33 +73,6 @@ static struct fold_intern names;
 static struct fn *fns;
 static int sortkey = SORT_DEFAULT, frac;
 
-static int
-numcmp(fold_num a, fold_num b)
-{
-	if (frac) {
-		double x = fold_num_dbl(a), y = fold_num_dbl(b);
-
-		return (x > y) - (x < y);
-	}
-	return (a.i > b.i) - (a.i < b.i);
-}
-
-static int
-cmp(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	int c = 0;
-
-	if (sortkey == SORT_SELF)
-		c = numcmp(fns[b].self, fns[a].self);
-	else if (sortkey == SORT_TOTAL)
-		c = numcmp(fns[b].total, fns[a].total);
-	if (c == 0)
-		c = fold_strcmp(fold_intern_str(&names, a),
-		    fold_intern_str(&names, b));
-	return c;
-}
-
 /* The frame at a stack position leaves: it had the samples since it came. */
 static void
 leave(uint32_t id, const struct pos *ps, fold_num sum, uint64_t lines,
@@ -340,7 +313,17 @@ main(int argc, char **argv)
 	for (nrows = 0, k = 0; k < fold_intern_count(&names); k++)
 		if (fns[k].seen)
 			order[nrows++] = (uint32_t)k;
-	qsort(order, nrows, sizeof(*order), cmp);
+	fold_sort_names(order, nrows, &names);
+	if (sortkey != SORT_NAME) {
+		uint64_t *key = xmalloc((fold_intern_count(&names) + 1) *
+		    sizeof(*key));
+
+		for (k = 0; k < nrows; k++)
+			key[order[k]] = fold_num_key(sortkey == SORT_TOTAL ?
+			    fns[order[k]].total : fns[order[k]].self, frac);
+		fold_sort_desc(order, nrows, key);
+		free(key);
+	}
 	if (reverse)
 		fold_reverse_ids(order, nrows);
 

@@ -110,7 +110,7 @@ fold_scaled(double v, double scale, uint64_t *out)
 	f = floor(p);
 	frac = p - f;
 	if (frac > 0.5 || (frac == 0.5 && (e > 0 || (e == 0 &&
-	    fmod(f, 2) == 1))))
+	    ((uint64_t)f & 1) == 1))))	/* f < 2^50: exact */
 		f += 1;
 	*out = (uint64_t)f;
 	return 0;

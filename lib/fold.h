@@ -128,6 +128,12 @@ void fo_putc(int c);
 void fo_puts(const char *s);
 void fo_u64(uint64_t v);
 void fo_printf(const char *fmt, ...) FOLD_PRINTF(1, 2);
+/* For writers of many small pieces: room for n bytes at the end of the
+ * buffer (flushed first if need be), or NULL when n is more than it holds;
+ * write at most n bytes there, then fo_wrote(end of what was written)
+ * before any other fo_*() call. */
+char *fo_room(size_t n);
+void fo_wrote(const char *end);
 /* Write out the buffer; on error print "prog: write error: ..." and exit 1
  * (EPIPE: exit 0 quietly).  Call before exiting. */
 void fo_flush(void);
@@ -205,6 +211,15 @@ void fold_intern_free(struct fold_intern *t);
 /* Byte order of two strings, shorter first on a common prefix. */
 int fold_strcmp(struct fold_str a, struct fold_str b);
 
+/* ---- sort.c: rankings ------------------------------------------------- */
+
+/* ids (of names in t) sorted by their names, in fold_strcmp order: a radix
+ * sort of 8 bytes at a time, deeper only where names tie. */
+void fold_sort_names(uint32_t *ids, size_t n, const struct fold_intern *t);
+/* ids sorted by key[id], largest first; stable, so ids already in name
+ * order end up ranked by key, then name. */
+void fold_sort_desc(uint32_t *ids, size_t n, const uint64_t *key);
+
 /* ---- count.c: sample counts -------------------------------------------- */
 
 /*
@@ -218,6 +233,21 @@ typedef struct {
 } fold_num;
 
 static inline double fold_num_dbl(fold_num n) { return (double)n.i + n.f; }
+/* A key that orders counts as fold_num_cmp() does (as doubles when frac:
+ * counts are never negative, so their bits order as integers). */
+static inline uint64_t
+fold_num_key(fold_num n, int frac)
+{
+	union {
+		double d;
+		uint64_t k;
+	} u;
+
+	if (!frac)
+		return n.i;
+	u.d = fold_num_dbl(n) + 0.0;	/* no -0 */
+	return u.k;
+}
 /* a += b; returns -1 (a unchanged) if the integer part would overflow. */
 static inline int
 fold_num_add(fold_num *a, fold_num b)

@@ -58,8 +58,33 @@ fo_write(const void *p, size_t n)
 			return;
 		}
 	}
+	if (n <= 16) {		/* cells and separators: no call */
+		const char *q = p;
+		char *d = obuf + olen;
+
+		olen += n;
+		while (n-- > 0)
+			*d++ = *q++;
+		return;
+	}
 	memcpy(obuf + olen, p, n);
 	olen += n;
+}
+
+char *
+fo_room(size_t n)
+{
+	if (n > sizeof(obuf))
+		return NULL;
+	if (n > sizeof(obuf) - olen)
+		fo_flush();
+	return obuf + olen;
+}
+
+void
+fo_wrote(const char *end)
+{
+	olen = (size_t)(end - obuf);
 }
 
 void

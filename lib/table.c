@@ -156,7 +156,42 @@ print_text(const struct fold_table *t, int noheader)
 			fo_puts(last ? "\n" : "  ");
 		}
 	}
-	for (r = 0; r < t->nrows; r++)
+	for (c = 0, n = 0; c < t->ncols; c++)
+		n += w[c] + 2;		/* the longest a row can be */
+	for (r = 0; r < t->nrows; r++) {
+		char *o = n <= 65536 ? fo_room(n) : NULL;
+
+		if (o != NULL) {	/* the row straight into the buffer */
+			for (c = 0; c < t->ncols; c++, len++) {
+				const char *p;
+				size_t k, m;
+
+				if (t->cols[c].type == FOLD_COL_STR) {
+					p = str->s;
+					m = str->len;
+					str++;
+					for (k = 0; k < m; k++)
+						*o++ = p[k];
+					if (c < t->ncols - 1)
+						for (; k < w[c]; k++)
+							*o++ = ' ';
+				} else {
+					m = *len;
+					for (k = m; k < w[c]; k++)
+						*o++ = ' ';
+					for (k = 0; k < m; k++)
+						*o++ = text[k];
+					text += m;
+				}
+				if (c < t->ncols - 1) {
+					*o++ = ' ';
+					*o++ = ' ';
+				}
+			}
+			*o++ = '\n';
+			fo_wrote(o);
+			continue;
+		}
 		for (c = 0; c < t->ncols; c++, len++) {
 			last = c == t->ncols - 1;
 			if (t->cols[c].type == FOLD_COL_STR) {
@@ -171,6 +206,7 @@ print_text(const struct fold_table *t, int noheader)
 			}
 			fo_write(last ? "\n" : "  ", last ? 1 : 2);
 		}
+	}
 	free(w);
 }
 

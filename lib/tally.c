@@ -32,41 +32,18 @@ fold_num_cmp(fold_num a, fold_num b, int frac)
 	return (a.i > b.i) - (a.i < b.i);
 }
 
-static const struct fold_tally *sorting;
-static int sortfrac;
-
-static int
-rankcmp(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	int c = fold_num_cmp(sorting->counts[b], sorting->counts[a], sortfrac);
-
-	if (c == 0)
-		c = fold_strcmp(fold_intern_str(&sorting->names, a),
-		    fold_intern_str(&sorting->names, b));
-	return c;
-}
-
 uint32_t *
 fold_tally_rank(const struct fold_tally *t, int frac, size_t *n)
 {
 	size_t k, cnt = fold_intern_count(&t->names);
-	uint32_t *ids = xmalloc((cnt + 1) * sizeof(*ids));
+	uint32_t *ids = fold_tally_byname(t, n);
+	uint64_t *key = xmalloc((cnt + 1) * sizeof(*key));
 
 	for (k = 0; k < cnt; k++)
-		ids[k] = (uint32_t)k;
-	sorting = t;
-	sortfrac = frac;
-	qsort(ids, cnt, sizeof(*ids), rankcmp);
-	*n = cnt;
+		key[k] = fold_num_key(t->counts[k], frac);
+	fold_sort_desc(ids, cnt, key);
+	free(key);
 	return ids;
-}
-
-static int
-namecmp(const void *pa, const void *pb)
-{
-	return fold_strcmp(fold_intern_str(&sorting->names, *(const uint32_t *)pa),
-	    fold_intern_str(&sorting->names, *(const uint32_t *)pb));
 }
 
 uint32_t *
@@ -77,8 +54,7 @@ fold_tally_byname(const struct fold_tally *t, size_t *n)
 
 	for (k = 0; k < cnt; k++)
 		ids[k] = (uint32_t)k;
-	sorting = t;
-	qsort(ids, cnt, sizeof(*ids), namecmp);
+	fold_sort_names(ids, cnt, &t->names);
 	*n = cnt;
 	return ids;
 }

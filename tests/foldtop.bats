@@ -480,3 +480,20 @@ diff_by_awk() {
 	run "$BIN/foldtop" "$BATS_TEST_TMPDIR/empty.folded" "$BATS_TEST_TMPDIR/m.folded"
 	[ "$status" -eq 0 ]
 }
+
+@test "rankings: the radix sorts agree with byte order and count order (random names)" {
+	# shared prefixes longer than 8 bytes, names that prefix others,
+	# NUL and 0xff bytes: the cases an 8-bytes-at-a-time sort can get wrong
+	for seed in 1 2 3; do
+		run "$TESTBIN/sortcheck" 20000 "$seed"
+		[ "$status" -eq 0 ]
+		run "$TESTBIN/sortcheck" 12 "$seed"
+		[ "$status" -eq 0 ]
+	done
+}
+
+@test "ties in a column are in byte order of the names, prefixes first" {
+	run "$BIN/foldtop" --no-header --format tsv < <(printf 'r;abcdefghij 2\nr;abcdefgh 2\nr;abcdefghi 2\nr;abcdefgha 1\nr;B 2\n')
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,6 | tr '\t\n' ': ')" = "2:B 2:abcdefgh 2:abcdefghi 2:abcdefghij 1:abcdefgha 0:r " ]
+}

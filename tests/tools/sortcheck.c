@@ -1,0 +1,94 @@
+/*
+ * sortcheck N SEED - fold_sort_names() and fold_sort_desc() against qsort
+ * with fold_strcmp on N random names: long shared prefixes, names that are
+ * prefixes of others, NUL and 0xff bytes, lengths around the 8-byte steps.
+ * Prints "ok" or the first disagreement; exit 0 or 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+
+static unsigned long long x;
+static const struct fold_intern *T;
+static const uint64_t *K;
+
+static unsigned
+rnd(unsigned n)
+{
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return (unsigned)(x >> 33) % n;
+}
+
+static int
+byname(const void *a, const void *b)
+{
+	return fold_strcmp(fold_intern_str(T, *(const uint32_t *)a),
+	    fold_intern_str(T, *(const uint32_t *)b));
+}
+
+static int
+bykey(const void *a, const void *b)
+{
+	uint32_t p = *(const uint32_t *)a, q = *(const uint32_t *)b;
+
+	if (K[p] != K[q])
+		return K[p] < K[q] ? 1 : -1;
+	return byname(a, b);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const char *pre[] = { "", "std::", "std::collections::hash::",
+	    "minieth_vm::evm::", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" };
+	struct fold_intern t;
+	char nm[200];
+	size_t n, i, len, k, cnt;
+	uint32_t *a, *b;
+	uint64_t *key;
+
+	if (argc != 3)
+		return 2;
+	n = strtoul(argv[1], NULL, 10);
+	x = strtoull(argv[2], NULL, 10) * 0x9e3779b97f4a7c15ULL + 1;
+	fold_intern_init(&t);
+	for (i = 0; i < n; i++) {
+		const char *p = pre[rnd(5)];
+
+		len = strlen(p);
+		memcpy(nm, p, len);
+		for (k = rnd(20); k > 0; k--)
+			nm[len++] = "ab\0\377z"[rnd(5)];
+		fold_intern(&t, nm, len, NULL);
+	}
+	cnt = fold_intern_count(&t);
+	a = xmalloc((cnt + 1) * sizeof(*a));
+	b = xmalloc((cnt + 1) * sizeof(*b));
+	key = xmalloc((cnt + 1) * sizeof(*key));
+	for (i = 0; i < cnt; i++) {
+		a[i] = b[i] = (uint32_t)(cnt - 1 - i);
+		key[i] = rnd(4) == 0 ? (uint64_t)rnd(3) << 40 : rnd(7);
+	}
+	T = &t;
+	K = key;
+	fold_sort_names(a, cnt, &t);
+	qsort(b, cnt, sizeof(*b), byname);
+	for (i = 0; i < cnt; i++)
+		if (a[i] != b[i]) {
+			printf("names differ at %zu of %zu\n", i, cnt);
+			return 1;
+		}
+	fold_sort_desc(a, cnt, key);
+	qsort(b, cnt, sizeof(*b), bykey);
+	for (i = 0; i < cnt; i++)
+		if (a[i] != b[i]) {
+			printf("ranks differ at %zu of %zu\n", i, cnt);
+			return 1;
+		}
+	printf("ok %zu names\n", cnt);
+	return 0;
+}
