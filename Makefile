@@ -56,12 +56,12 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 # Helpers the tests use (no python or jq needed).
 TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes \
 	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup $(BUILD)/test/demangle \
-	$(BUILD)/test/sortcheck
+	$(BUILD)/test/libcheck
 $(BUILD)/test/symlookup: tests/tools/symlookup.c lib/fold.h $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 # Drivers over the library (the demangler's tests and bench, the sorts).
-$(BUILD)/test/sortcheck: tests/tools/sortcheck.c $(BUILD)/libfold.a
+$(BUILD)/test/libcheck: tests/tools/libcheck.c $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 $(BUILD)/test/demangle: tests/tools/demangle.c $(BUILD)/libfold.a
@@ -84,7 +84,8 @@ check: test
 			CFLAGS='-O2 -Werror' all; fi
 	$(MAKE) --no-print-directory CFLAGS='-O2 -g -Werror' BUILD=build/werror all
 	$(MAKE) --no-print-directory BUILD=build/san CFLAGS='$(SANFLAGS) -Werror' \
-		LDFLAGS='-fsanitize=address,undefined' all build/san/test/symlookup
+		LDFLAGS='-fsanitize=address,undefined' all build/san/test/symlookup \
+		build/san/test/libcheck
 	@bats=$$(sh tests/find-bats) || exit 1; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

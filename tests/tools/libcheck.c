@@ -1,8 +1,13 @@
 /*
- * sortcheck N SEED - fold_sort_names() and fold_sort_desc() against qsort
- * with fold_strcmp on N random names: long shared prefixes, names that are
- * prefixes of others, NUL and 0xff bytes, lengths around the 8-byte steps.
- * Prints "ok" or the first disagreement; exit 0 or 1.
+ * libcheck - library functions against simple references, on random input
+ * (the same for the same seed).  Prints "ok ..." or the first disagreement;
+ * exit 0 or 1.
+ *
+ *	libcheck sort N SEED	fold_sort_names() and fold_sort_desc() against
+ *				qsort with fold_strcmp on N random names: long
+ *				shared prefixes, names that are prefixes of
+ *				others, NUL and 0xff bytes, lengths around the
+ *				8-byte steps
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,10 +56,10 @@ main(int argc, char **argv)
 	uint32_t *a, *b;
 	uint64_t *key;
 
-	if (argc != 3)
+	if (argc != 4)
 		return 2;
-	n = strtoul(argv[1], NULL, 10);
-	x = strtoull(argv[2], NULL, 10) * 0x9e3779b97f4a7c15ULL + 1;
+	n = strtoul(argv[2], NULL, 10);
+	x = strtoull(argv[3], NULL, 10) * 0x9e3779b97f4a7c15ULL + 1;
 	fold_intern_init(&t);
 	for (i = 0; i < n; i++) {
 		const char *p = pre[rnd(5)];
@@ -90,5 +95,9 @@ main(int argc, char **argv)
 			return 1;
 		}
 	printf("ok %zu names\n", cnt);
+	free(a);
+	free(b);
+	free(key);
+	fold_intern_free(&t);
 	return 0;
 }
