@@ -148,32 +148,23 @@ stackkinds(uint32_t id, int d)
 
 static int fmt, noheader;
 
-static fold_num *ranksrc;
-static int rankfrac;
-
-static int
-rankcmp(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	int c = fold_num_cmp(ranksrc[b], ranksrc[a], rankfrac);
-
-	return c ? c : fold_strcmp(fold_intern_str(&frames, a),
-	    fold_intern_str(&frames, b));
-}
-
 /* Frame ids with a count in cnt, ranked. */
 static uint32_t *
 ranked(fold_num *cnt, size_t cap, int frac, size_t *n)
 {
 	size_t k, m = 0, all = fold_intern_count(&frames);
 	uint32_t *ids = xmalloc((all + 1) * sizeof(*ids));
+	uint64_t *key;
 
 	for (k = 0; k < all && k < cap; k++)
 		if (cnt[k].i > 0 || cnt[k].f > 0)
 			ids[m++] = (uint32_t)k;
-	ranksrc = cnt;
-	rankfrac = frac;
-	qsort(ids, m, sizeof(*ids), rankcmp);
+	key = xmalloc((all + 1) * sizeof(*key));
+	for (k = 0; k < m; k++)
+		key[ids[k]] = fold_num_key(cnt[ids[k]], frac);
+	fold_sort_names(ids, m, &frames);
+	fold_sort_desc(ids, m, key);	/* by count, then name */
+	free(key);
 	*n = m;
 	return ids;
 }
