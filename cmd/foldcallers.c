@@ -223,6 +223,42 @@ diffcallers(struct fold_reader *r, const struct fold_common *o,
 	return status;
 }
 
+/*
+ * The target frame of a stack when the pattern has bytes every match
+ * contains (lit): only the frames holding them are looked up, and a stack
+ * without them is passed over at once.  Returns the frame [*ts, *te) of
+ * the first (or the innermost) frame that matches, as the frame ids would
+ * give it, or 0 when none does.
+ */
+static int
+find_target(const char *st, size_t len, const char *lit, size_t litlen,
+    int innermost, struct fold_idmatch *target, struct fold_intern *frames,
+    const char **ts, const char **te)
+{
+	const char *e = st + len, *p = st, *fs, *fe;
+	int found = 0;
+
+	while ((p = fold_memmem(p, (size_t)(e - p), lit, litlen)) != NULL) {
+		for (fs = p; fs > st && fs[-1] != ';'; fs--)
+			;
+		fe = memchr(p, ';', (size_t)(e - p));
+		if (fe == NULL)
+			fe = e;
+		if (fold_idmatch(target, frames, fold_intern(frames, fs,
+		    (size_t)(fe - fs), NULL))) {
+			*ts = fs;
+			*te = fe;
+			found = 1;
+			if (!innermost)
+				break;
+		}
+		if (fe == e)
+			break;
+		p = fe + 1;
+	}
+	return found;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -241,9 +277,9 @@ main(int argc, char **argv)
 	size_t poscap = 0, byidcap = 0, keep, t;
 	int hadhit = 0, nonehit = 0;
 	const uint32_t *ids;
-	const char *pattern, *callerpat = NULL;
+	const char *pattern, *callerpat = NULL, *lit;
 	uint64_t depth = 1;
-	size_t n, k, j, got, start;
+	size_t n, k, j, got, start, litlen;
 	int c, callees = 0, innermost = 0, folded = 0, status, step, frac;
 	int sortkey = -1;	/* 0 count, 1 delta, -1 by the input */
 
@@ -306,6 +342,51 @@ main(int argc, char **argv)
 		fold_die(2, "--sort delta needs differential input (STACK "
 		    "BEFORE AFTER)");
 
+	/* The common case, one caller or callee without -c, filters or
+	 * --folded: frames are looked up only where the pattern may match
+	 * and for the caller found; the same counts as the loop below. */
+	if (depth == 1 && callerpat == NULL && !folded &&
+	    !fold_filter_active(&filt) &&
+	    (litlen = fold_re_needed(&target.re, &lit)) > 0) {
+		while (fold_read(&r, &s)) {
+			const char *ts, *te, *fs, *fe, *e = s.stack + s.stacklen;
+			uint32_t id;
+
+			if (!find_target(s.stack, s.stacklen, lit, litlen,
+			    innermost, &target, &frames, &ts, &te))
+				continue;
+			hadhit = 1;
+			fold_num_add(&hits, s.count);	/* <= the total */
+			if (callees) {	/* the frame after the target */
+				fs = te + 1;
+				if (te == e)
+					fs = NULL;
+				else if ((fe = memchr(fs, ';',
+				    (size_t)(e - fs))) == NULL)
+					fe = e;
+			} else {	/* the frame before it */
+				fe = ts - 1;
+				if (ts == s.stack)
+					fs = NULL;
+				else
+					for (fs = fe; fs > s.stack &&
+					    fs[-1] != ';'; fs--)
+						;
+			}
+			if (fs == NULL) {
+				fold_num_add(&none, s.count);
+				nonehit = 1;
+			} else if (s.count.i > 0 || s.count.f > 0) {
+				id = fold_intern(&frames, fs, (size_t)(fe - fs),
+				    NULL);
+				fold_grow(&byid, &byidcap, (size_t)id + 1,
+				    sizeof(*byid));
+				fold_num_add(&byid[id], s.count);
+			} else	/* a row even with nothing in it */
+				fold_tally_add(&rows, fs, (size_t)(fe - fs),
+				    s.count);
+		}
+	}
 	while (fold_read(&r, &s)) {
 		keep = fold_stackids_diff(&sids, s.stack, s.stacklen);
 		ids = fold_stackids_push(&sids, s.stack, s.stacklen, &n);

@@ -392,6 +392,8 @@ struct fold_re {
 	uint64_t capmask;	/* ERE groups that capture (Perl's (...)) */
 	char *scratch;		/* NUL-terminated copy of the subject */
 	size_t scap;
+	char *need;		/* bytes every match contains, or NULL */
+	size_t needlen;
 };
 /* Translate a Perl-style pattern to POSIX ERE: \w \W \d \D \s \S (also
  * inside [...]), Perl escapes inside [...], (?:...) groups, lazy quantifiers
@@ -408,6 +410,14 @@ int fold_re_compile(struct fold_re *re, const char *pat, int flags,
 int fold_re_match(struct fold_re *re, const char *s, size_t len,
     size_t *so, size_t *eo);
 void fold_re_free(struct fold_re *re);
+/* Bytes that every subject re matches contains (the pattern itself when it
+ * is a fixed string or has no special character, and case matters), in
+ * *lit: their length, or 0 when there are none to rely on.  A subject
+ * without them cannot match; one with them may not match either. */
+size_t fold_re_needed(const struct fold_re *re, const char **lit);
+/* The first n bytes at needle in s (len bytes), or NULL. */
+const char *fold_memmem(const char *s, size_t len, const char *needle,
+    size_t n);
 /* Compile or exit 2 with "prog: bad pattern 'P': why". */
 void fold_re_xcompile(struct fold_re *re, const char *pat, int flags);
 

@@ -218,6 +218,10 @@ fold_re_compile(struct fold_re *re, const char *pat, int flags, char *err,
 	if (flags & FOLD_RE_FIXED) {
 		re->lit = xstrdup(pat);
 		re->litlen = strlen(pat);
+		if (!(flags & FOLD_RE_ICASE)) {
+			re->need = xstrdup(pat);
+			re->needlen = re->litlen;
+		}
 		return 0;
 	}
 	if ((ere = fold_re_translate(pat, &re->capmask, err, errlen)) == NULL)
@@ -233,7 +237,35 @@ fold_re_compile(struct fold_re *re, const char *pat, int flags, char *err,
 		return -1;
 	}
 	re->compiled = 1;
+	if (!(flags & FOLD_RE_ICASE) &&
+	    pat[strcspn(pat, "\\.[]()*+?{}|^$")] == '\0') {
+		re->need = xstrdup(pat);	/* no special character */
+		re->needlen = strlen(pat);
+	}
 	return 0;
+}
+
+size_t
+fold_re_needed(const struct fold_re *re, const char **lit)
+{
+	*lit = re->need;
+	return re->need != NULL ? re->needlen : 0;
+}
+
+const char *
+fold_memmem(const char *s, size_t len, const char *needle, size_t n)
+{
+	const char *p = s, *end = s + len;
+
+	if (n == 0)
+		return s;
+	while ((size_t)(end - p) >= n &&
+	    (p = memchr(p, needle[0], (size_t)(end - p) - n + 1)) != NULL) {
+		if (memcmp(p + 1, needle + 1, n - 1) == 0)
+			return p;
+		p++;
+	}
+	return NULL;
 }
 
 static int
@@ -295,6 +327,7 @@ fold_re_free(struct fold_re *re)
 		free(re->re);
 	}
 	free(re->lit);
+	free(re->need);
 	free(re->scratch);
 	memset(re, 0, sizeof(*re));
 }

@@ -207,3 +207,33 @@ P=$BATS_TEST_DIRNAME/data/analysis/profile.folded
 	run "$BIN/foldcallers" --reverse --callees --format tsv --no-header main < <(printf 'main;x 1\nmain;y 2\n')
 	[ "$(printf '%s\n' "${lines[@]}" | cut -f3 | tr '\n' ' ')" = "x y " ]
 }
+
+@test "a pattern without special characters: only its frames are looked up, the same table" {
+	# --ignore with a pattern that matches nothing takes the general path
+	# (every frame interned); the plain run looks frames up only where the
+	# pattern's bytes are.  Both must agree, whatever the frames hold.
+	in=$BATS_TEST_TMPDIR/in
+	{
+		cat "$P"
+		printf 'root;a;keccak;keccak_x;b 3\n'	# recursion, outermost
+		printf 'keccak;b 2\n'			# at the root
+		printf 'r;c;xkeccak 0\n'		# a zero count still a row
+		printf 'r;ke;ccak;kec\001cak;pre\000keccak;k;keccak 4\n'
+		printf 'r;;keccak;; 1\n'		# empty frames
+		printf 'r;a;b;keccak;x;keccak 5\n'
+		printf 'ke;ccak;r 1\n'			# bytes across a ';'
+	} > "$in"
+	for pat in keccak KeccakF1600 'ccak;k' ethrex; do
+		for opt in "" --innermost --callees "--callees --innermost" -F; do
+			# shellcheck disable=SC2086
+			a=$(fc $opt "$pat" "$in" | od -c)
+			# shellcheck disable=SC2086
+			b=$(fc $opt --ignore 'no such frame anywhere' "$pat" "$in" | od -c)
+			[ "$a" = "$b" ] || { echo "differs: '$opt' '$pat'"; return 1; }
+		done
+	done
+	run fc --format tsv --no-header --callees keccak "$in"
+	[[ "$output" == *$'0\t0.0000\tb'* ]] || [[ "$output" == *$'\tb'* ]]
+	run fc --format tsv --no-header keccak "$in"
+	[[ "$output" == *$'0\t0.0000\tc'* ]]
+}
