@@ -666,7 +666,8 @@ flow(struct fold_flame *f, double minw)
 		/* op[1..nopen] are prev's frames: keep those r shares. */
 		k = 0;
 		if (prev != NULL) {
-			l = r->lcp;
+			l = fold_common_prefix(prev->s, r->s, prev->len < r->len ?
+			    prev->len : r->len);
 			while (k < nopen && op[k + 1].end < l)
 				k++;
 			if (k < nopen && op[k + 1].end == l &&

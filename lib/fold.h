@@ -899,16 +899,15 @@ size_t fold_common_prefix(const char *a, const char *b, size_t n);
  * the stack before, which is also how a repeat is found); at the first
  * stack out of order the set starts hashing whole stacks.
  * fold_stackset_sort() then puts the records in frame order once (MSD
- * radix on the bytes).  Record pointers stay valid until the
+ * radix on the bytes, in place).  Record pointers stay valid until the
  * next add or the sort; the stack bytes until fold_stackset_free().
- * Memory grows with the distinct stacks only.
+ * Memory grows with the distinct stacks only: a record and, once out of
+ * order, a hash slot or two each (fresh pages cost: records are small).
  */
 struct fold_stackrec {
 	const char *s;		/* the stack */
 	size_t len;
-	size_t lcp;		/* after fold_stackset_sort(): bytes shared
-				   with the record before (0 for the first) */
-	fold_num count, old;	/* the caller's sums */
+	fold_num count;		/* the caller's sums */
 	double delta;
 };
 struct fold_stackset {
