@@ -912,7 +912,7 @@ struct fold_stackrec {
 };
 struct fold_stackset {
 	struct fold_stackrec *recs;	/* in frame order once sorted */
-	size_t n, cap;
+	size_t n, cap, ready;		/* ready: resident (fold_prefault) */
 	int sorted;		/* recs are in frame order */
 	uint32_t *map;		/* index + 1 by hash, once out of order */
 	uint64_t *hashes;	/* per record, once out of order */
@@ -932,6 +932,13 @@ struct fold_stackrec *fold_stackset_add(struct fold_stackset *ss,
  */
 void fold_stackset_sort(struct fold_stackset *ss, double minw);
 void fold_stackset_free(struct fold_stackset *ss);
+/*
+ * Make the pages of [p, p + n) resident now, many in one call (mlock,
+ * munlock): where a page fault is dear (a virtual machine: ~10 us each) a
+ * fresh array filled page by page costs more than the work done in it.
+ * Best effort: nothing happens where locking is not allowed.
+ */
+void fold_prefault(void *p, size_t n);
 
 /* ---- syms.c, elf.c, ksyms.c, symsrc.c: addresses to symbol names ------ */
 

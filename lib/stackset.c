@@ -1,8 +1,39 @@
 /* stackset.c - the distinct stacks of an input, in frame order. */
+#include <sys/mman.h>
+
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fold.h"
+
+/* Bytes made resident at a time ahead of use. */
+#define AHEAD (256 * 1024)
+
+void
+fold_prefault(void *p, size_t n)
+{
+	static size_t pg;
+	uintptr_t a, end;
+	size_t len;
+	long v;
+
+	if (n == 0)
+		return;
+	if (pg == 0)
+		pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
+	a = (uintptr_t)p - (uintptr_t)p % pg;
+	end = (uintptr_t)p + n;
+	/* A lock makes the pages resident in one call; they stay so once
+	 * unlocked.  In pieces, below any RLIMIT_MEMLOCK; failure (no
+	 * right, no room) only leaves the faults to come one by one. */
+	for (; a < end; a += len) {
+		len = end - a < AHEAD ? end - a : AHEAD;
+		if (mlock((void *)a, len) != 0)
+			return;
+		(void)munlock((void *)a, len);
+	}
+}
 
 static inline size_t
 first_diff(uint64_t x, uint64_t y)
@@ -118,6 +149,7 @@ map_grow(struct fold_stackset *ss)
 		nmask = nmask * 2 + 1;
 	free(ss->map);
 	ss->map = xcalloc(nmask + 1, sizeof(*ss->map));
+	fold_prefault(ss->map, (nmask + 1) * sizeof(*ss->map));	/* (all used) */
 	ss->mask = nmask;
 	for (k = 0; k < ss->n; k++)
 		map_put(ss, (uint32_t)k, ss->hashes[k]);
@@ -131,9 +163,51 @@ unsorted(struct fold_stackset *ss)
 
 	ss->sorted = 0;
 	ss->hashes = xmalloc(ss->cap * sizeof(*ss->hashes));
+	fold_prefault(ss->hashes, ss->ready * sizeof(*ss->hashes));
 	for (k = 0; k < ss->n; k++)
 		ss->hashes[k] = fold_hash(ss->recs[k].s, ss->recs[k].len);
 	map_grow(ss);	/* (which puts the records in) */
+}
+
+/* Records (and hashes) up to n + 1 in resident memory: a new array is
+ * made resident up to a little past n before the records are copied in,
+ * then the pages ahead a piece at a time (fold_prefault()). */
+static void
+room(struct fold_stackset *ss)
+{
+	size_t ncap, want, ahead = AHEAD / sizeof(*ss->recs);
+	struct fold_stackrec *nr;
+	uint64_t *nh;
+
+	if (ss->n == ss->cap) {
+		if (ss->cap > (size_t)-1 / 4 / sizeof(*ss->recs))
+			fold_die(1, "out of memory");
+		ncap = ss->cap ? ss->cap * 2 : 1024;
+		want = ss->n + ahead < ncap ? ss->n + ahead : ncap;
+		nr = xmalloc(ncap * sizeof(*nr));
+		fold_prefault(nr, want * sizeof(*nr));
+		if (ss->n > 0)
+			memcpy(nr, ss->recs, ss->n * sizeof(*nr));
+		free(ss->recs);
+		ss->recs = nr;
+		if (ss->hashes != NULL) {
+			nh = xmalloc(ncap * sizeof(*nh));
+			fold_prefault(nh, want * sizeof(*nh));
+			memcpy(nh, ss->hashes, ss->n * sizeof(*nh));
+			free(ss->hashes);
+			ss->hashes = nh;
+		}
+		ss->cap = ncap;
+		ss->ready = want;
+		return;
+	}
+	want = ss->ready + ahead < ss->cap ? ss->ready + ahead : ss->cap;
+	fold_prefault(ss->recs + ss->ready, (want - ss->ready) *
+	    sizeof(*ss->recs));
+	if (ss->hashes != NULL)
+		fold_prefault(ss->hashes + ss->ready, (want - ss->ready) *
+		    sizeof(*ss->hashes));
+	ss->ready = want;
 }
 
 static struct fold_stackrec *
@@ -144,15 +218,8 @@ append(struct fold_stackset *ss, const char *s, size_t len, int stable)
 
 	if (ss->n >= 0xfffffffeU)
 		fold_die(1, "too many distinct stacks");
-	if (ss->n == ss->cap) {	/* records are set whole: not zeroed */
-		if (ss->cap > (size_t)-1 / 4 / sizeof(*ss->recs))
-			fold_die(1, "out of memory");
-		ss->cap = ss->cap ? ss->cap * 2 : 1024;
-		ss->recs = xrealloc(ss->recs, ss->cap * sizeof(*ss->recs));
-		if (ss->hashes != NULL)
-			ss->hashes = xrealloc(ss->hashes,
-			    ss->cap * sizeof(*ss->hashes));
-	}
+	if (ss->n >= ss->ready)	/* records are set whole: not zeroed */
+		room(ss);
 	r = &ss->recs[ss->n++];
 	memset(r, 0, sizeof(*r));
 	if (stable)
@@ -377,6 +444,7 @@ fold_stackset_sort(struct fold_stackset *ss, double minw)
 	wnext = xmalloc(MAXDEPTH * sizeof(*wnext));
 	wsum = xcalloc(MAXDEPTH, sizeof(*wsum));
 	rk = xmalloc(ss->n * sizeof(*rk));
+	fold_prefault(rk, ss->n * sizeof(*rk));
 	msd(ss->recs, rk, ss->n, 0, 0);
 	free(wcnt);
 	free(wnext);
