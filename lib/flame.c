@@ -354,7 +354,7 @@ struct fold_flame {
 	struct fold_stackids sids;	/* flamechart: frame ids */
 	struct fold_stackset ss;	/* else: the distinct stacks */
 	struct node *nodes;
-	size_t nnodes, ncap;
+	size_t nnodes, ncap, nready;	/* nready: resident */
 	uint32_t *path;		/* nodes of the previous stack */
 	struct pend {		/* flow(): boxes kept, names not yet interned */
 		uint32_t node;
@@ -390,6 +390,31 @@ fold_flame_opts_init(struct fold_flame_opts *o)
 	o->colormode = FOLD_COLOR_SEED;
 }
 
+/* Nodes up to nnodes + 1 in resident memory, made so a piece at a time
+ * (fold_prefault(): a page faulted in alone is dear). */
+static void
+noderoom(struct fold_flame *f)
+{
+	size_t ahead = 256 * 1024 / sizeof(*f->nodes), ncap;
+	struct node *nn;
+
+	if (f->nnodes == f->ncap) {
+		ncap = f->ncap ? f->ncap * 2 : 1024;
+		nn = xmalloc(ncap * sizeof(*nn));
+		f->nready = f->nnodes + ahead < ncap ? f->nnodes + ahead : ncap;
+		fold_prefault(nn, f->nready * sizeof(*nn));
+		if (f->nnodes > 0)
+			memcpy(nn, f->nodes, f->nnodes * sizeof(*nn));
+		free(f->nodes);
+		f->nodes = nn;
+		f->ncap = ncap;
+		return;
+	}
+	ahead = f->nready + ahead < f->ncap ? ahead : f->ncap - f->nready;
+	fold_prefault(f->nodes + f->nready, ahead * sizeof(*f->nodes));
+	f->nready += ahead;
+}
+
 static uint32_t
 newnode(struct fold_flame *f, uint32_t parent, uint32_t name)
 {
@@ -397,10 +422,8 @@ newnode(struct fold_flame *f, uint32_t parent, uint32_t name)
 
 	if (f->nnodes >= NONE - 1)
 		fold_die(1, "too many frames");
-	if (f->nnodes == f->ncap) {	/* set whole below: not zeroed */
-		f->ncap = f->ncap ? f->ncap * 2 : 1024;
-		f->nodes = xrealloc(f->nodes, f->ncap * sizeof(*f->nodes));
-	}
+	if (f->nnodes >= f->nready)	/* set whole below: not zeroed */
+		noderoom(f);
 	n = &f->nodes[f->nnodes];
 	memset(n, 0, sizeof(*n));
 	n->parent = parent;
@@ -663,10 +686,19 @@ flow(struct fold_flame *f, double minw)
 	op[0].below = 0;
 	for (i = 0; i < ss->n; i++) {
 		r = &ss->recs[i];
+		/* After a sort the stacks are far apart in memory: the bytes of
+		 * one a few ahead are fetched while this one is merged. */
+		if (i + 4 < ss->n) {
+			const struct fold_stackrec *a = &ss->recs[i + 4];
+
+			for (k = 0; k < a->len && k < 1024; k += 64)
+				fold_prefetch(a->s + k);
+		}
 		/* op[1..nopen] are prev's frames: keep those r shares. */
 		k = 0;
 		if (prev != NULL) {
-			l = r->lcp;
+			l = fold_common_prefix(prev->s, r->s, prev->len < r->len ?
+			    prev->len : r->len);
 			while (k < nopen && op[k + 1].end < l)
 				k++;
 			if (k < nopen && op[k + 1].end == l &&

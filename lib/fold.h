@@ -954,21 +954,20 @@ size_t fold_common_prefix(const char *a, const char *b, size_t n);
  * the stack before, which is also how a repeat is found); at the first
  * stack out of order the set starts hashing whole stacks.
  * fold_stackset_sort() then puts the records in frame order once (MSD
- * radix on the bytes).  Record pointers stay valid until the
+ * radix on the bytes, in place).  Record pointers stay valid until the
  * next add or the sort; the stack bytes until fold_stackset_free().
- * Memory grows with the distinct stacks only.
+ * Memory grows with the distinct stacks only: a record and, once out of
+ * order, a hash slot or two each (fresh pages cost: records are small).
  */
 struct fold_stackrec {
 	const char *s;		/* the stack */
 	size_t len;
-	size_t lcp;		/* after fold_stackset_sort(): bytes shared
-				   with the record before (0 for the first) */
-	fold_num count, old;	/* the caller's sums */
+	fold_num count;		/* the caller's sums */
 	double delta;
 };
 struct fold_stackset {
 	struct fold_stackrec *recs;	/* in frame order once sorted */
-	size_t n, cap;
+	size_t n, cap, ready;		/* ready: resident (fold_prefault) */
 	int sorted;		/* recs are in frame order */
 	uint32_t *map;		/* index + 1 by hash, once out of order */
 	uint64_t *hashes;	/* per record, once out of order */
@@ -988,6 +987,13 @@ struct fold_stackrec *fold_stackset_add(struct fold_stackset *ss,
  */
 void fold_stackset_sort(struct fold_stackset *ss, double minw);
 void fold_stackset_free(struct fold_stackset *ss);
+/*
+ * Make the pages of [p, p + n) resident now, many in one call (mlock,
+ * munlock): where a page fault is dear (a virtual machine: ~10 us each) a
+ * fresh array filled page by page costs more than the work done in it.
+ * Best effort: nothing happens where locking is not allowed.
+ */
+void fold_prefault(void *p, size_t n);
 
 /* ---- syms.c, elf.c, ksyms.c, symsrc.c: addresses to symbol names ------ */
 

@@ -1,8 +1,39 @@
 /* stackset.c - the distinct stacks of an input, in frame order. */
+#include <sys/mman.h>
+
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fold.h"
+
+/* Bytes made resident at a time ahead of use. */
+#define AHEAD (256 * 1024)
+
+void
+fold_prefault(void *p, size_t n)
+{
+	static size_t pg;
+	uintptr_t a, end;
+	size_t len;
+	long v;
+
+	if (n == 0)
+		return;
+	if (pg == 0)
+		pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
+	a = (uintptr_t)p - (uintptr_t)p % pg;
+	end = (uintptr_t)p + n;
+	/* A lock makes the pages resident in one call; they stay so once
+	 * unlocked.  In pieces, below any RLIMIT_MEMLOCK; failure (no
+	 * right, no room) only leaves the faults to come one by one. */
+	for (; a < end; a += len) {
+		len = end - a < AHEAD ? end - a : AHEAD;
+		if (mlock((void *)a, len) != 0)
+			return;
+		(void)munlock((void *)a, len);
+	}
+}
 
 static inline size_t
 first_diff(uint64_t x, uint64_t y)
@@ -118,6 +149,7 @@ map_grow(struct fold_stackset *ss)
 		nmask = nmask * 2 + 1;
 	free(ss->map);
 	ss->map = xcalloc(nmask + 1, sizeof(*ss->map));
+	fold_prefault(ss->map, (nmask + 1) * sizeof(*ss->map));	/* (all used) */
 	ss->mask = nmask;
 	for (k = 0; k < ss->n; k++)
 		map_put(ss, (uint32_t)k, ss->hashes[k]);
@@ -131,9 +163,51 @@ unsorted(struct fold_stackset *ss)
 
 	ss->sorted = 0;
 	ss->hashes = xmalloc(ss->cap * sizeof(*ss->hashes));
+	fold_prefault(ss->hashes, ss->ready * sizeof(*ss->hashes));
 	for (k = 0; k < ss->n; k++)
 		ss->hashes[k] = fold_hash(ss->recs[k].s, ss->recs[k].len);
 	map_grow(ss);	/* (which puts the records in) */
+}
+
+/* Records (and hashes) up to n + 1 in resident memory: a new array is
+ * made resident up to a little past n before the records are copied in,
+ * then the pages ahead a piece at a time (fold_prefault()). */
+static void
+room(struct fold_stackset *ss)
+{
+	size_t ncap, want, ahead = AHEAD / sizeof(*ss->recs);
+	struct fold_stackrec *nr;
+	uint64_t *nh;
+
+	if (ss->n == ss->cap) {
+		if (ss->cap > (size_t)-1 / 4 / sizeof(*ss->recs))
+			fold_die(1, "out of memory");
+		ncap = ss->cap ? ss->cap * 2 : 1024;
+		want = ss->n + ahead < ncap ? ss->n + ahead : ncap;
+		nr = xmalloc(ncap * sizeof(*nr));
+		fold_prefault(nr, want * sizeof(*nr));
+		if (ss->n > 0)
+			memcpy(nr, ss->recs, ss->n * sizeof(*nr));
+		free(ss->recs);
+		ss->recs = nr;
+		if (ss->hashes != NULL) {
+			nh = xmalloc(ncap * sizeof(*nh));
+			fold_prefault(nh, want * sizeof(*nh));
+			memcpy(nh, ss->hashes, ss->n * sizeof(*nh));
+			free(ss->hashes);
+			ss->hashes = nh;
+		}
+		ss->cap = ncap;
+		ss->ready = want;
+		return;
+	}
+	want = ss->ready + ahead < ss->cap ? ss->ready + ahead : ss->cap;
+	fold_prefault(ss->recs + ss->ready, (want - ss->ready) *
+	    sizeof(*ss->recs));
+	if (ss->hashes != NULL)
+		fold_prefault(ss->hashes + ss->ready, (want - ss->ready) *
+		    sizeof(*ss->hashes));
+	ss->ready = want;
 }
 
 static struct fold_stackrec *
@@ -144,15 +218,8 @@ append(struct fold_stackset *ss, const char *s, size_t len, int stable)
 
 	if (ss->n >= 0xfffffffeU)
 		fold_die(1, "too many distinct stacks");
-	if (ss->n == ss->cap) {	/* records are set whole: not zeroed */
-		if (ss->cap > (size_t)-1 / 4 / sizeof(*ss->recs))
-			fold_die(1, "out of memory");
-		ss->cap = ss->cap ? ss->cap * 2 : 1024;
-		ss->recs = xrealloc(ss->recs, ss->cap * sizeof(*ss->recs));
-		if (ss->hashes != NULL)
-			ss->hashes = xrealloc(ss->hashes,
-			    ss->cap * sizeof(*ss->hashes));
-	}
+	if (ss->n >= ss->ready)	/* records are set whole: not zeroed */
+		room(ss);
 	r = &ss->recs[ss->n++];
 	memset(r, 0, sizeof(*r));
 	if (stable)
@@ -172,7 +239,7 @@ fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len,
 {
 	struct fold_stackrec *r;
 	uint64_t h;
-	size_t j, l;
+	size_t j;
 	int c;
 
 	if (ss->n == 0) {
@@ -181,14 +248,11 @@ fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len,
 	}
 	if (ss->sorted) {
 		r = &ss->recs[ss->n - 1];
-		c = frame_cmp_lcp(r->s, r->len, s, len, &l);
+		c = fold_frame_cmp(r->s, r->len, s, len);
 		if (c == 0)
 			return r;
-		if (c < 0) {
-			r = append(ss, s, len, stable);
-			r->lcp = l;
-			return r;
-		}
+		if (c < 0)
+			return append(ss, s, len, stable);
 		unsorted(ss);
 	}
 	h = fold_hash(s, len);
@@ -206,21 +270,14 @@ fold_stackset_add(struct fold_stackset *ss, const char *s, size_t len,
 	return r;
 }
 
-/* ---- sorting: frame order, MSD radix ---------------------------------- */
-
-struct sortent {
-	const char *s;
-	size_t len;
-	double w;		/* the count */
-	uint32_t idx;
-};
+/* ---- sorting: frame order, MSD radix, in place ------------------------ */
 
 static double sortminw;
 
 /* The rank of byte off in frame order: end of stack 0, ';' 1, others from
  * 2 (0x00 is 2, 0xff is 256). */
 static inline unsigned
-rank_at(const struct sortent *e, size_t off)
+rank_at(const struct fold_stackrec *e, size_t off)
 {
 	unsigned c;
 
@@ -230,26 +287,43 @@ rank_at(const struct sortent *e, size_t off)
 	return c == ';' ? 1 : c < ';' ? c + 2 : c + 1;
 }
 
-/* Bucket counters and sums, one row per depth of recursion, kept zeroed
- * between uses (a level clears the ranks it used). */
+/* Bucket counters, fill points and sums, one row per depth of recursion;
+ * counters and sums kept zeroed between uses (a level clears the ranks it
+ * used).  rk: the rank of each record of the set being dealt, by place
+ * (so that dealing does not go back to the stack bytes). */
 #define MAXDEPTH 64
 static size_t (*wcnt)[258];
+static size_t (*wnext)[257];
 static double (*wsum)[257];
+static uint16_t *rk;
+
+static inline void
+swaprec(struct fold_stackrec *a, struct fold_stackrec *b)
+{
+	struct fold_stackrec t = *a;
+
+	*a = *b;
+	*b = t;
+}
 
 /*
- * Sort e[0..n), whose stacks agree on their first off bytes (tmp: room for
- * n): skip the bytes all of them share, deal them into buckets by the next
- * byte's rank, and go on in each bucket; the largest bucket by a loop, the
- * others by recursion (each at most half: the depth stays below log2 n).
- * Small sets by insertion.  Distinct stacks: at most one ends at a given
- * place.  A bucket whose counts sum below sortminw stays as it is.
+ * Sort e[0..n), whose stacks agree on their first off bytes (r: their
+ * ranks' room): skip the bytes all of them share, deal them in place into
+ * buckets by the next byte's rank (American flag: each record is moved
+ * straight to its bucket, no second array), and go on in each bucket;
+ * the largest bucket by a loop, the others by recursion (each at most
+ * half: the depth stays below log2 n).  Small sets by insertion.  Distinct
+ * stacks: at most one ends at a given place.  A bucket whose counts sum
+ * below sortminw stays as it is.
  */
 static void
-msd(struct sortent *e, struct sortent *tmp, size_t n, size_t off, int depth)
+msd(struct fold_stackrec *e, uint16_t *r, size_t n, size_t off, int depth)
 {
-	size_t *cnt = wcnt[depth], i, j, m, c, lo, hi, big, bigat;
+	size_t *cnt = wcnt[depth], *nxt = wnext[depth], i, j, m, c, lo, hi,
+	    big, bigat;
 	double *sum = wsum[depth];
-	struct sortent t;
+	struct fold_stackrec t;
+	uint16_t tr;
 
 	for (;;) {
 		if (n <= 24) {
@@ -279,8 +353,9 @@ msd(struct sortent *e, struct sortent *tmp, size_t n, size_t off, int depth)
 			if (i + 8 < n)
 				fold_prefetch(e[i + 8].s + off);
 			c = rank_at(&e[i], off);
+			r[i] = (uint16_t)c;
 			cnt[c + 1]++;
-			sum[c] += e[i].w;
+			sum[c] += fold_num_dbl(e[i].count);
 			lo = c < lo ? c : lo;
 			hi = c > hi ? c : hi;
 		}
@@ -288,51 +363,63 @@ msd(struct sortent *e, struct sortent *tmp, size_t n, size_t off, int depth)
 			/* One ends here and all the others go on with the same
 			 * byte (a caller and its callees): it comes first, the
 			 * rest as they are, without dealing. */
-			for (j = 0; e[j].len != off; j++)
+			for (j = 0; r[j] != 0; j++)
 				;
-			t = e[0];
-			e[0] = e[j];
-			e[j] = t;
+			swaprec(&e[0], &e[j]);
 			m = sum[hi] >= sortminw;
 			cnt[1] = cnt[hi + 1] = 0;
 			sum[0] = sum[hi] = 0;
 			if (!m)
 				return;
 			e++;
-			tmp++;
+			r++;
 			n--;
 			off++;
 			continue;
 		}
+		/* cnt[c]: where bucket c starts, cnt[c + 1] where it ends. */
 		for (i = lo + 1; i <= hi + 1; i++)
 			cnt[i] += cnt[i - 1];
-		for (i = 0; i < n; i++)
-			tmp[cnt[rank_at(&e[i], off)]++] = e[i];
-		memcpy(e, tmp, n * sizeof(*e));
-		/* Bucket r is now [cnt[r - 1], cnt[r]) ([0, cnt[lo]) for lo);
-		 * the one ended (rank 0) is alone and first.  Narrow buckets
-		 * stay as they are. */
+		for (c = lo; c <= hi; c++)
+			nxt[c] = cnt[c];
+		for (c = lo; c <= hi; c++)
+			while (nxt[c] < cnt[c + 1]) {
+				i = nxt[c];
+				/* Follow the cycle from e[i] until a record of
+				 * bucket c comes back to its place. */
+				while (r[i] != c) {
+					j = nxt[r[i]]++;
+					swaprec(&e[i], &e[j]);
+					tr = r[i];
+					r[i] = r[j];
+					r[j] = tr;
+				}
+				nxt[c]++;
+			}
+		/* Narrow buckets stay as they are; the one ended (rank 0) is
+		 * alone and first. */
 		big = 0;
 		bigat = 0;
 		for (c = lo > 0 ? lo : 1; c <= hi; c++) {
-			j = c == lo ? 0 : cnt[c - 1];
-			if (cnt[c] - j > big && sum[c] >= sortminw) {
-				big = cnt[c] - j;
+			j = cnt[c];
+			if (cnt[c + 1] - j > big && sum[c] >= sortminw) {
+				big = cnt[c + 1] - j;
 				bigat = j;
 			}
 		}
 		for (c = lo > 0 ? lo : 1; c <= hi; c++) {
-			j = c == lo ? 0 : cnt[c - 1];
-			if (cnt[c] - j > 1 && j != bigat && sum[c] >= sortminw &&
+			j = cnt[c];
+			if (cnt[c + 1] - j > 1 && j != bigat && sum[c] >= sortminw &&
 			    depth + 1 < MAXDEPTH)
-				msd(e + j, tmp + j, cnt[c] - j, off + 1, depth + 1);
+				msd(e + j, r + j, cnt[c + 1] - j, off + 1,
+				    depth + 1);
 		}
 		memset(cnt + lo, 0, (hi + 2 - lo) * sizeof(*cnt));
 		memset(sum + lo, 0, (hi + 1 - lo) * sizeof(*sum));
 		if (big < 2)
 			return;
 		e += bigat;
-		tmp += bigat;
+		r += bigat;
 		n = big;
 		off++;
 	}
@@ -341,46 +428,28 @@ msd(struct sortent *e, struct sortent *tmp, size_t n, size_t off, int depth)
 void
 fold_stackset_sort(struct fold_stackset *ss, double minw)
 {
-	struct sortent *e, *tmp;
-	struct fold_stackrec *out;
-	size_t k;
-
-	if (ss->sorted || ss->n < 2) {
-		ss->sorted = 1;
-		return;
-	}
-	e = xmalloc(ss->n * sizeof(*e));
-	tmp = xmalloc(ss->n * sizeof(*tmp));
-	for (k = 0; k < ss->n; k++) {
-		e[k].s = ss->recs[k].s;
-		e[k].len = ss->recs[k].len;
-		e[k].w = fold_num_dbl(ss->recs[k].count);
-		e[k].idx = (uint32_t)k;
-	}
-	/* A margin, so that no sum in another order can reach minw. */
-	sortminw = minw > 0 ? minw * (1 - 1e-9) : 0;
-	wcnt = xcalloc(MAXDEPTH, sizeof(*wcnt));
-	wsum = xcalloc(MAXDEPTH, sizeof(*wsum));
-	msd(e, tmp, ss->n, 0, 0);
-	free(wcnt);
-	free(wsum);
-	free(tmp);
-	out = xmalloc(ss->n * sizeof(*out));
-	for (k = 0; k < ss->n; k++)
-		out[k] = ss->recs[e[k].idx];
-	for (k = 1; k < ss->n; k++)
-		out[k].lcp = fold_common_prefix(out[k - 1].s, out[k].s,
-		    out[k - 1].len < out[k].len ? out[k - 1].len : out[k].len);
-	out[0].lcp = 0;
-	free(ss->recs);
-	free(e);
-	ss->recs = out;
-	ss->cap = ss->n;
+	/* The hash is done with: its memory goes before the sort's comes. */
 	free(ss->map);
 	free(ss->hashes);
 	ss->map = NULL;
 	ss->hashes = NULL;
 	ss->mask = 0;
+	if (ss->sorted || ss->n < 2) {
+		ss->sorted = 1;
+		return;
+	}
+	/* A margin, so that no sum in another order can reach minw. */
+	sortminw = minw > 0 ? minw * (1 - 1e-9) : 0;
+	wcnt = xcalloc(MAXDEPTH, sizeof(*wcnt));
+	wnext = xmalloc(MAXDEPTH * sizeof(*wnext));
+	wsum = xcalloc(MAXDEPTH, sizeof(*wsum));
+	rk = xmalloc(ss->n * sizeof(*rk));
+	fold_prefault(rk, ss->n * sizeof(*rk));
+	msd(ss->recs, rk, ss->n, 0, 0);
+	free(wcnt);
+	free(wnext);
+	free(wsum);
+	free(rk);
 	ss->sorted = 1;
 }
 
