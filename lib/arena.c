@@ -34,6 +34,10 @@ fold_arena_alloc(struct fold_arena *a, size_t n)
 			}
 			return p;
 		}
+		/* A second chunk and on: a big input, whose strings will
+		 * fill it; its pages resident at once (fold_prefault). */
+		if (a->head != NULL)
+			fold_prefault(p, size);
 		c->next = a->head;
 		a->head = c;
 		a->cur = p;

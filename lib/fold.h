@@ -48,9 +48,16 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/*
+ * Make the pages of [p, p + n) resident now, many in one call (mlock,
+ * munlock): where a page fault is dear (a virtual machine: ~10 us each) a
+ * fresh array filled page by page costs more than the work done in it.
+ * Best effort: nothing happens where locking is not allowed.
+ */
+void fold_prefault(void *p, size_t n);
 /* Grow *arr (elements of elsize bytes, capacity *cap) so that index need-1
  * is valid; new elements are zeroed.  Doubles, so amortised O(1); inline
- * when there is room already. */
+ * when there is room already.  A big growth is made resident first. */
 void fold_grow_slow(void *arrp, size_t *cap, size_t need, size_t elsize);
 static inline void
 fold_grow(void *arrp, size_t *cap, size_t need, size_t elsize)
@@ -987,13 +994,6 @@ struct fold_stackrec *fold_stackset_add(struct fold_stackset *ss,
  */
 void fold_stackset_sort(struct fold_stackset *ss, double minw);
 void fold_stackset_free(struct fold_stackset *ss);
-/*
- * Make the pages of [p, p + n) resident now, many in one call (mlock,
- * munlock): where a page fault is dear (a virtual machine: ~10 us each) a
- * fresh array filled page by page costs more than the work done in it.
- * Best effort: nothing happens where locking is not allowed.
- */
-void fold_prefault(void *p, size_t n);
 
 /* ---- syms.c, elf.c, ksyms.c, symsrc.c: addresses to symbol names ------ */
 

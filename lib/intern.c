@@ -36,6 +36,7 @@ rehash(struct fold_intern *t)
 	if (nmask > ((size_t)-1) / sizeof(*ns))
 		fold_die(1, "out of memory: too many distinct strings");
 	ns = xcalloc(nmask + 1, sizeof(*ns));
+	fold_prefault(ns, (nmask + 1) * sizeof(*ns));	/* all of it used */
 	for (k = 0; k <= t->mask; k++) {
 		if (t->slots[k].s == NULL)
 			continue;

@@ -10,31 +10,6 @@
 /* Bytes made resident at a time ahead of use. */
 #define AHEAD (256 * 1024)
 
-void
-fold_prefault(void *p, size_t n)
-{
-	static size_t pg;
-	uintptr_t a, end;
-	size_t len;
-	long v;
-
-	if (n == 0)
-		return;
-	if (pg == 0)
-		pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
-	a = (uintptr_t)p - (uintptr_t)p % pg;
-	end = (uintptr_t)p + n;
-	/* A lock makes the pages resident in one call; they stay so once
-	 * unlocked.  In pieces, below any RLIMIT_MEMLOCK; failure (no
-	 * right, no room) only leaves the faults to come one by one. */
-	for (; a < end; a += len) {
-		len = end - a < AHEAD ? end - a : AHEAD;
-		if (mlock((void *)a, len) != 0)
-			return;
-		(void)munlock((void *)a, len);
-	}
-}
-
 static inline size_t
 first_diff(uint64_t x, uint64_t y)
 {

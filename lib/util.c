@@ -1,4 +1,6 @@
 /* util.c - program name, messages, allocation that cannot fail. */
+#include <sys/mman.h>
+
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -115,6 +117,34 @@ xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+/* Pages made resident per call: below any RLIMIT_MEMLOCK. */
+#define PREFAULT_PIECE (256 * 1024)
+
+void
+fold_prefault(void *p, size_t n)
+{
+	static size_t pg;
+	uintptr_t a, end;
+	size_t len;
+	long v;
+
+	if (n == 0)
+		return;
+	if (pg == 0)
+		pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
+	a = (uintptr_t)p - (uintptr_t)p % pg;
+	end = (uintptr_t)p + n;
+	/* A lock makes the pages resident in one call; they stay so once
+	 * unlocked.  In pieces, below any RLIMIT_MEMLOCK; failure (no
+	 * right, no room) only leaves the faults to come one by one. */
+	for (; a < end; a += len) {
+		len = end - a < PREFAULT_PIECE ? end - a : PREFAULT_PIECE;
+		if (mlock((void *)a, len) != 0)
+			return;
+		(void)munlock((void *)a, len);
+	}
+}
+
 void
 fold_grow_slow(void *arrp, size_t *cap, size_t need, size_t elsize)
 {
@@ -129,6 +159,10 @@ fold_grow_slow(void *arrp, size_t *cap, size_t need, size_t elsize)
 		ncap *= 2;
 	}
 	*arr = xrealloc(*arr, ncap * elsize);
+	/* big arrays: the new pages resident in a few calls, not a fault
+	 * each (see fold_prefault) */
+	if ((ncap - *cap) * elsize >= PREFAULT_PIECE)
+		fold_prefault(*arr + *cap * elsize, (ncap - *cap) * elsize);
 	memset(*arr + *cap * elsize, 0, (ncap - *cap) * elsize);
 	*cap = ncap;
 }
