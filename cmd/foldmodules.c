@@ -442,6 +442,67 @@ out:
 	return status;
 }
 
+/*
+ * --by root or leaf, without --top-functions or filters: only the frames
+ * up to the first with a module (from the root, or from the leaf) are
+ * looked up, and a stack that begins with the same frames as the one
+ * before, up to the one that decided its module, has that module.
+ */
+static void
+rootleaf(struct fold_reader *r, int by)
+{
+	struct fold_sample s;
+	fold_num zero = { 0, 0 };
+	char *dec = NULL;	/* the previous stack up to its deciding frame */
+	size_t dlen = 0, dcap = 0, len;
+	int have = 0, whole = 0;
+	uint32_t m = NONE;
+	const char *p, *e, *fs, *fe;
+
+	while (fold_read(r, &s)) {
+		p = s.stack;
+		e = s.stack + s.stacklen;
+		if (by == BY_ROOT && have && dlen <= s.stacklen &&
+		    memcmp(s.stack, dec, dlen) == 0 && (dlen == s.stacklen ||
+		    (!whole && s.stack[dlen] == ';'))) {
+			attribute(m, 0, s.count, 0);	/* decided as before */
+			continue;
+		}
+		m = NONE;
+		if (by == BY_ROOT) {
+			for (;;) {
+				if ((fe = memchr(p, ';', (size_t)(e - p))) == NULL)
+					fe = e;
+				m = classify(fold_intern(&frames, p,
+				    (size_t)(fe - p), NULL));
+				if (m != NONE || fe == e)
+					break;
+				p = fe + 1;
+			}
+			/* no module: only the same stack has none for sure */
+			whole = m == NONE;
+			len = (size_t)(fe - s.stack);
+			fold_grow(&dec, &dcap, len + 1, 1);
+			memcpy(dec, s.stack, len);
+			dlen = len;
+			have = 1;
+		} else {
+			for (fe = e;; fe = fs - 1) {
+				for (fs = fe; fs > s.stack && fs[-1] != ';'; fs--)
+					;
+				m = classify(fold_intern(&frames, fs,
+				    (size_t)(fe - fs), NULL));
+				if (m != NONE || fs == s.stack)
+					break;
+			}
+		}
+		if (m == NONE)
+			m = fold_tally_add(&mods, "<other>", 7, zero);
+		attribute(m, 0, s.count, 0);
+	}
+	free(dec);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -528,6 +589,10 @@ main(int argc, char **argv)
 		    "BEFORE AFTER)");
 	if (by == BY_INCLUSIVE && topfn == 0) {
 		inclusive(&r, &sids, &filt);
+		goto done;
+	}
+	if (by != BY_INCLUSIVE && topfn == 0 && !fold_filter_active(&filt)) {
+		rootleaf(&r, by);
 		goto done;
 	}
 	while (fold_read(&r, &s)) {

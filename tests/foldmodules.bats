@@ -186,3 +186,28 @@ mods() {
 	run "$BIN/foldmodules" -p '^(\w)' --reverse --format tsv --no-header <<< $'a 1\nb 2'
 	[ "$(printf '%s\n' "${lines[@]}" | cut -f3 | tr '\n' ' ')" = "a b " ]
 }
+
+@test "--by root and leaf look frames up only until a module decides: the same table" {
+	# --ignore with a pattern that matches nothing takes the general path
+	# (every frame interned); both must agree whatever the stacks hold.
+	in=$BATS_TEST_TMPDIR/in
+	{
+		cat "$P" "$L"
+		printf 'main;serde_json::de::parse;serde_json::x 2\n'
+		printf 'main;serde_json::de::parse;tokio::run 3\n'	# same decider
+		printf 'main;serde_json::de::parse 1\n'			# a prefix
+		printf 'main 4\nmain;run 2\nmain;run;std::io::read 5\n'	# none, then one
+		printf 'main;run 0\n;;std::x 1\n;std::y;z 2\n'
+		printf 'a\001b;std::\000x;core::y 3\n'
+	} > "$in"
+	for opt in "--preset rust" "--preset cpp" "--preset kernel" "-p ^(st)" "-F -p ::"; do
+		for by in root leaf; do
+			# shellcheck disable=SC2086
+			a=$(fm $opt --by $by "$in" | od -c)
+			# shellcheck disable=SC2086
+			b=$(fm $opt --by $by --ignore 'no such frame anywhere' "$in" | od -c)
+			[ "$a" = "$b" ] || { echo "differs: '$opt' $by"; return 1; }
+		done
+	done
+	[ "$(mods --preset rust <(printf 'main 4\nmain;run 2\nmain;run;std::io::read 5\nmain;serde_json::a;tokio::b 3\nmain;serde_json::a 1\n'))" = "6:<other> 5:std 4:serde_json " ]
+}
