@@ -240,6 +240,10 @@ main(int argc, char **argv)
 		for (k = keep; k < sids.n; k++)
 			stackkinds(sids.ids[k], -1);
 		ids = fold_stackids_push(&sids, s.stack, s.stacklen, &n);
+		fold_grow(&leafc, &lcap, fold_intern_count(&frames), sizeof(*leafc));
+		fold_grow(&rootc, &rcap, fold_intern_count(&frames), sizeof(*rootc));
+		fold_grow(&seen, &scap, fold_intern_count(&frames), 1);
+		fold_prefetch(&leafc[ids[n - 1]]);	/* used below */
 		for (k = keep; k < n; k++)
 			stackkinds(ids[k], 1);
 		prevkept >>= 1;
@@ -252,9 +256,6 @@ main(int argc, char **argv)
 		nkept++;
 		fold_grow(&hist, &hcap, n + 1, sizeof(*hist));
 		fold_num_add(&hist[n], s.count);
-		fold_grow(&leafc, &lcap, fold_intern_count(&frames), sizeof(*leafc));
-		fold_grow(&rootc, &rcap, fold_intern_count(&frames), sizeof(*rootc));
-		fold_grow(&seen, &scap, fold_intern_count(&frames), 1);
 		fold_num_add(&leafc[ids[n - 1]], s.count);
 		fold_num_add(&rootc[ids[0]], s.count);
 		/* Frames before keep were marked with the line before, if

@@ -39,6 +39,7 @@ bestrun() {
 
 dpl=
 for c in "${DIFFFOLDED:-}" "${FLAMEGRAPH_PL:+$FLAMEGRAPH_PL/difffolded.pl}" \
+    "${FLAMEGRAPH_PL:+$(dirname "$FLAMEGRAPH_PL")/difffolded.pl}" \
     "$top/../shared/peers/flamegraph-pl/difffolded.pl" \
     "$top/../../shared/peers/flamegraph-pl/difffolded.pl"; do
 	[ -n "$c" ] && [ -f "$c" ] && { dpl=$c; break; }

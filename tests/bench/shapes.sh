@@ -13,7 +13,8 @@
 #
 # Peers, where installed: inferno-flamegraph (INFERNO=dir, PATH, or
 # ~/.cache/foldkit-peers/inferno/bin) against flamegraph-svg; flamegraph.pl
-# (FLAMEGRAPH_PL=path, or PATH) on the 10k-stack versions (it is slow);
+# (FLAMEGRAPH_PL=path or folder, PATH, or ../shared/peers beside the
+# project) on the 10k-stack versions (it is slow);
 # the seed's Perl leaf one-liner (perl on PATH) against foldtop, foldcallers,
 # foldmodules and foldstats.  Without a peer a row says "peer not installed".
 # Times are the best of $runs runs (stdout to /dev/null): wall clock, and
@@ -27,8 +28,13 @@ for d in ${INFERNO:-} $(command -v inferno-flamegraph 2>/dev/null | sed 's,/[^/]
     "$HOME/.cache/foldkit-peers/inferno/bin"; do
 	[ -x "$d/inferno-flamegraph" ] && { inferno=$d/inferno-flamegraph; break; }
 done
-fgpl=${FLAMEGRAPH_PL:-$(command -v flamegraph.pl 2>/dev/null)}
-[ -n "$fgpl" ] && [ ! -f "$fgpl" ] && fgpl=
+# FLAMEGRAPH_PL: flamegraph.pl itself, or the folder of FlameGraph's scripts
+fgpl=
+for c in "${FLAMEGRAPH_PL:-}" "${FLAMEGRAPH_PL:+$FLAMEGRAPH_PL/flamegraph.pl}" \
+    "$(command -v flamegraph.pl 2>/dev/null)" \
+    "$top/../shared/peers/flamegraph-pl/flamegraph.pl"; do
+	[ -n "$c" ] && [ -f "$c" ] && { fgpl=$c; break; }
+done
 perl=$(command -v perl 2>/dev/null)
 oneliner='chomp; if (/^(.*)\s+(\d+)$/) { @frames = split(/;/, $1);
 	$leaf = $frames[-1]; $total{$leaf} += $2; } END {
