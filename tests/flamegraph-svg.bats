@@ -703,3 +703,24 @@ order_input() {
 	run timeout 60 sh -c 'cat "$1" "$1" | "$2/flamegraph-svg"' sh "$BATS_TEST_TMPDIR/one.folded" "$BIN"
 	[ "$output" = "$(fg "$BATS_TEST_TMPDIR/double.folded")" ]
 }
+
+@test "stdin from a regular file is mapped from where the shell left it" {
+	f=$BATS_TEST_TMPDIR/in.folded
+	{
+		printf 'skipped;by;the;shell 1000\n'
+		for i in $(seq 1 3000); do
+			printf 'main;work%d;leaf%d %d\n' $((i % 7)) $((i % 13)) $((i % 5 + 1))
+		done
+	} > "$f"
+	# the same bytes through a pipe are read, not mapped
+	tail -n +2 "$f" | fg > "$BATS_TEST_TMPDIR/pipe.svg"
+	# the shell's read takes the first line and leaves the offset after it
+	{ IFS= read -r first; fg > "$BATS_TEST_TMPDIR/map.svg"; } < "$f"
+	[ "$first" = "skipped;by;the;shell 1000" ]
+	cmp "$BATS_TEST_TMPDIR/pipe.svg" "$BATS_TEST_TMPDIR/map.svg"
+	# and from the start: the file named, or all of stdin
+	fg "$f" > "$BATS_TEST_TMPDIR/named.svg"
+	fg < "$f" > "$BATS_TEST_TMPDIR/stdin.svg"
+	cmp "$BATS_TEST_TMPDIR/named.svg" "$BATS_TEST_TMPDIR/stdin.svg"
+	! cmp -s "$BATS_TEST_TMPDIR/named.svg" "$BATS_TEST_TMPDIR/map.svg"
+}
