@@ -466,7 +466,7 @@ diff_by_awk() {
 	[ "$(printf '%s\n' "${lines[@]}" | cut -f6 | tr '\n' ' ')" = "m a b " ]
 }
 
-@test "a file (mapped) and the same bytes through a pipe give the same table, last line without a newline too" {
+@test "a file and the same bytes through a pipe give the same table, last line without a newline too" {
 	printf 'a;b 3\nc;d 2\r\na;b;e 1\n\na;x 7' > "$BATS_TEST_TMPDIR/m.folded"
 	run "$BIN/foldtop" "$BATS_TEST_TMPDIR/m.folded" "$BATS_TEST_TMPDIR/m.folded"
 	[ "$status" -eq 0 ]
