@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fold.h"
 
@@ -252,18 +255,63 @@ fold_re_needed(const struct fold_re *re, const char **lit)
 	return re->need != NULL ? re->needlen : 0;
 }
 
+/*
+ * Candidates are the places where both the needle's first and last bytes
+ * are (two compares a position, 16 positions a step with SSE2), so that a
+ * common first byte does not cost a call of memcmp each time it is seen.
+ */
 const char *
 fold_memmem(const char *s, size_t len, const char *needle, size_t n)
 {
 	const char *p = s, *end = s + len;
+	unsigned char c0, c1;
 
 	if (n == 0)
 		return s;
-	while ((size_t)(end - p) >= n &&
-	    (p = memchr(p, needle[0], (size_t)(end - p) - n + 1)) != NULL) {
-		if (memcmp(p + 1, needle + 1, n - 1) == 0)
+	if (n > len)
+		return NULL;
+	if (n == 1)
+		return memchr(s, needle[0], len);
+	c0 = (unsigned char)needle[0];
+	c1 = (unsigned char)needle[n - 1];
+	/* the last place a match can start */
+	end = s + len - n;
+#ifdef __SSE2__
+	{
+		const __m128i f = _mm_set1_epi8((char)c0);
+		const __m128i l = _mm_set1_epi8((char)c1);
+		unsigned m;
+		size_t k;
+
+		for (; end - p >= 15; p += 16) {
+			m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+			    _mm_cmpeq_epi8(f, _mm_loadu_si128(
+			    (const __m128i *)(const void *)p)),
+			    _mm_cmpeq_epi8(l, _mm_loadu_si128(
+			    (const __m128i *)(const void *)(p + n - 1)))));
+			while (m != 0) {
+#if defined(__GNUC__) || defined(__clang__)
+				k = (size_t)__builtin_ctz(m);
+#else
+				for (k = 0; !(m >> k & 1); k++)
+					;
+#endif
+				if (memcmp(p + k + 1, needle + 1, n - 2) == 0)
+					return p + k;
+				m &= m - 1;
+			}
+		}
+	}
+#endif
+	for (; p <= end; p++) {
+#ifndef __SSE2__
+		/* (libc's memchr is fast where SSE2 is not there) */
+		if ((p = memchr(p, c0, (size_t)(end - p) + 1)) == NULL)
+			return NULL;
+#endif
+		if ((unsigned char)p[0] == c0 && (unsigned char)p[n - 1] == c1 &&
+		    memcmp(p + 1, needle + 1, n - 2) == 0)
 			return p;
-		p++;
 	}
 	return NULL;
 }

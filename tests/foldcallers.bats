@@ -237,3 +237,25 @@ P=$BATS_TEST_DIRNAME/data/analysis/profile.folded
 	run fc --format tsv --no-header keccak "$in"
 	[[ "$output" == *$'0\t0.0000\tc'* ]]
 }
+
+@test "the search for a pattern's bytes agrees with a byte-by-byte search (random haystacks)" {
+	# fold_memmem looks 16 places a step for the first and last bytes: a
+	# match at any offset of a step, at the very end, overlapping, or
+	# across bytes 0 and 0xff must be found as a plain search finds it
+	if [ -n "${FOLDKIT_SAN:-}" ] && [ -x "$BIN/../test/libcheck" ]; then
+		lc=$BIN/../test/libcheck
+	else
+		lc=$TESTBIN/libcheck
+	fi
+	for seed in 1 2 3; do
+		run "$lc" memmem 20000 "$seed"
+		[ "$status" -eq 0 ]
+		[ "$output" = "ok 20000 haystacks" ]
+	done
+	# and through the tool: a long line where the pattern is last
+	in=$BATS_TEST_TMPDIR/long
+	{ printf 'r'; for i in $(seq 200); do printf ';kecca%d' "$i"; done; printf ';keccak 7\n'; } > "$in"
+	run fc --format tsv --no-header keccak "$in"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '7\t100.0000\tkecca200')" ]
+}

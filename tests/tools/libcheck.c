@@ -8,6 +8,11 @@
  *				shared prefixes, names that are prefixes of
  *				others, NUL and 0xff bytes, lengths around the
  *				8-byte steps
+ *	libcheck memmem N SEED	fold_memmem() against a byte-by-byte search
+ *				on N random haystacks and needles over a small
+ *				alphabet (NUL and 0xff in it): needles of 0 to
+ *				40 bytes, matches at every offset, at the very
+ *				end, overlapping, and none
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +50,59 @@ bykey(const void *a, const void *b)
 	return byname(a, b);
 }
 
+/* The first place of needle[0..n) in s[0..len), by brute force. */
+static const char *
+naive(const char *s, size_t len, const char *needle, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + n <= len; i++)
+		if (memcmp(s + i, needle, n) == 0)
+			return s + i;
+	return NULL;
+}
+
+static int
+memmem_check(size_t n)
+{
+	static const char abc[] = "ab\0\377;";
+	char *hay = xmalloc(300), *nd = xmalloc(48);
+	const char *got, *want;
+	size_t i, k, hl, nl, off;
+
+	for (i = 0; i < n; i++) {
+		hl = rnd(300);
+		nl = rnd(8) == 0 ? rnd(41) : rnd(6);
+		for (k = 0; k < hl; k++)
+			hay[k] = abc[rnd(rnd(3) == 0 ? 5 : 2)];
+		if (nl <= hl && rnd(2) == 0) {	/* a piece of the haystack */
+			off = rnd((unsigned)(hl - nl + 1));
+			memcpy(nd, hay + off, nl);
+			if (nl > 0 && rnd(3) == 0)	/* or nearly */
+				nd[rnd((unsigned)nl)] ^= 1;
+		} else
+			for (k = 0; k < nl; k++)
+				nd[k] = abc[rnd(5)];
+		/* from every start, so that each offset of a vector step is
+		 * tried */
+		for (off = 0; off <= hl; off += 1 + rnd(4)) {
+			got = fold_memmem(hay + off, hl - off, nd, nl);
+			want = naive(hay + off, hl - off, nd, nl);
+			if (got != want) {
+				printf("memmem: case %zu: %zu-byte needle in %zu "
+				    "bytes: found at %ld, want %ld\n", i, nl,
+				    hl - off, got ? (long)(got - hay - off) : -1L,
+				    want ? (long)(want - hay - off) : -1L);
+				return 1;
+			}
+		}
+	}
+	printf("ok %zu haystacks\n", n);
+	free(hay);
+	free(nd);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -60,6 +118,10 @@ main(int argc, char **argv)
 		return 2;
 	n = strtoul(argv[2], NULL, 10);
 	x = strtoull(argv[3], NULL, 10) * 0x9e3779b97f4a7c15ULL + 1;
+	if (strcmp(argv[1], "memmem") == 0)
+		return memmem_check(n);
+	if (strcmp(argv[1], "sort") != 0)
+		return 2;
 	fold_intern_init(&t);
 	for (i = 0; i < n; i++) {
 		const char *p = pre[rnd(5)];
