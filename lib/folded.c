@@ -64,12 +64,54 @@ stack_end(const char *line, size_t cnt)
 	return end;
 }
 
+/*
+ * The common line, "STACK COUNT" with one blank before a count of 1 to 19
+ * digits and nothing after it: in one pass from the end.  1 if the line
+ * is of that kind and not differential (s set as fold_parse_line() sets
+ * it), 0 to leave it to the general parse.
+ */
+static inline int
+plain_line(const char *line, size_t len, struct fold_sample *s)
+{
+	size_t k = len, st;
+	uint64_t v = 0, m = 1;
+	unsigned d;
+
+	while (k > 0 && (d = (unsigned)(line[k - 1] - '0')) <= 9 &&
+	    len - k < 19) {
+		v += d * m;
+		m *= 10;
+		k--;
+	}
+	/* k - 1: the blank; the stack ends there, unless blanks or a
+	 * second count come before it */
+	if (k == len || k < 2 || !isblank_(line[k - 1]) ||
+	    isblank_(line[k - 2]))
+		return 0;
+	for (st = k - 1; st > 0 && ((line[st - 1] >= '0' && line[st - 1] <= '9') ||
+	    line[st - 1] == '.'); st--)
+		;
+	if (st < k - 1 && st > 0 && isblank_(line[st - 1]))
+		return 0;	/* maybe STACK OLD NEW */
+	s->count.i = v;
+	s->count.f = 0;
+	s->old.i = 0;
+	s->old.f = 0;
+	s->frac = 0;
+	s->diff = 0;
+	s->stack = line;
+	s->stacklen = k - 1;
+	return 1;
+}
+
 int
 fold_parse_line(const char *line, size_t len, struct fold_sample *s)
 {
 	size_t end, k, st;
 	int err;
 
+	if (plain_line(line, len, s))
+		return FOLD_OK;
 	while (len > 0 && (line[len - 1] == '\r' || isblank_(line[len - 1])))
 		len--;
 	if (len == 0)

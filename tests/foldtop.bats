@@ -504,3 +504,32 @@ fi
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "${lines[@]}" | cut -f1,6 | tr '\t\n' ': ')" = "2:B 2:abcdefgh 2:abcdefghi 2:abcdefghij 1:abcdefgha 0:r " ]
 }
+
+@test "line ends: one blank and digits, or the general reading (blank frames, CR, two counts)" {
+	# plain "STACK COUNT" lines are read in one pass from the end; every
+	# other kind must still be read as before
+	chk() {	# INPUT-LINE EXPECTED(self:name pairs, by name)
+		run "$BIN/foldtop" --format tsv --no-header --sort name < <(printf '%b\n' "$1")
+		[ "$status" -eq 0 ]
+		got=$(printf '%s\n' "$output" | cut -f1,6 | tr '\t\n' ': ')
+		[ "$got" = "$2" ] || { echo "'$1': got '$got', want '$2'"; return 1; }
+	}
+	chk 'a;b_12 34' '0:a 34:b_12 '
+	chk '12 34' '34:12 '
+	chk 'a;1.5 3' '3:1.5 0:a '
+	chk 'a\t7' '7:a '
+	chk 'a 00012' '12:a '
+	chk 'a 9999999999999999999' '9999999999999999999:a '
+	chk 'a 18446744073709551615' '18446744073709551615:a '
+	chk 'a;  3' '3:  0:a '
+	chk 'a;b 5 ' '0:a 5:b '
+	chk 'a;b 5\r' '0:a 5:b '
+	run "$BIN/foldtop" < <(printf 'a 18446744073709551616\n')
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"<stdin>:1: count larger than 18446744073709551615 (1 invalid line skipped)"* ]]
+	# a count before the count: differential, before and after
+	run "$BIN/foldtop" --format tsv --no-header < <(printf 'a;b 12 34\n')
+	[ "$(printf '%s\n' "$output" | head -1 | cut -f1,2,9)" = "$(printf '12\t34\tb')" ]
+	run "$BIN/foldtop" --format tsv --no-header < <(printf 'x 1.5 3\n')
+	[ "$(printf '%s\n' "$output" | cut -f1,2,9)" = "$(printf '1.5\t3\tx')" ]
+}
