@@ -96,10 +96,14 @@ check: test
 demo: all
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin sh examples/demo.sh
 
-bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat $(BUILD)/test/demangle
+bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat $(BUILD)/bench/floor \
+		$(BUILD)/test/demangle
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin BENCH=$(CURDIR)/$(BUILD)/bench \
 		sh tests/bench/run.sh
 
+$(BUILD)/bench/floor: tests/bench/floor.c lib/fold.h $(BUILD)/libfold.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 $(BUILD)/bench/%: tests/bench/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<

@@ -11,6 +11,11 @@
 # each sorted (as collapsers write) and shuffled (Ts, Ls), at 100k and 1M
 # stacks.  BENCH_SHAPES picks some (default: all eight).
 #
+# Floor rows: the least work any tool does on the input (read and split;
+# frames hashed; the frames not shared with the line before interned), on
+# the same input, against the same peer: a goal above the floor's ratio
+# cannot be met by a tool that must do that work.
+#
 # Peers, where installed: inferno-flamegraph (INFERNO=dir, PATH, or
 # ~/.cache/foldkit-peers/inferno/bin) against flamegraph-svg; flamegraph.pl
 # (FLAMEGRAPH_PL=path or folder, PATH, or ../shared/peers beside the
@@ -123,6 +128,14 @@ for sh in $shapes; do
 	    "perl leaf one-liner" "$p"
 	srow "$sh" "$f" foldstats "$(besttime "$f" "$bin/foldstats")" \
 	    "perl leaf one-liner" "$p"
+	# What no tool can avoid on this input (tests/bench/floor.c): the
+	# read and the line ends; each frame found and hashed; and the
+	# frames not shared with the line before interned, the least a tool
+	# that counts per function does (foldtop, foldstats).
+	for m in lines frames new; do
+		srow "$sh" "$f" "floor: $m" "$(besttime "$f" ./floor "$m" /dev/stdin)" \
+		    "perl leaf one-liner" "$p"
+	done
 done
 # flamegraph.pl is slow: the 10k-stack versions of T and L.
 for sh in T10k L10k; do

@@ -1,0 +1,133 @@
+/*
+ * floor - the least work any tool does on a folded file, for `make bench`
+ * to print beside the tools: how much of a tool's time is reading and
+ * splitting, which no tool can avoid, and how much is its own.
+ *
+ *	floor lines   FILE	read(2) 256 KiB at a time, find each line end
+ *	floor frames  FILE	and each frame of each line, hashed (fold_hash)
+ *	floor intern  FILE	and each frame interned (fold_intern_h), every
+ *				frame of every line: the work of a tool that
+ *				needs an id for each frame and cannot use the
+ *				line before (shuffled input)
+ *	floor new     FILE	the frames a line does not share with the line
+ *				before interned, the shared ones skipped (the
+ *				least work of a tool that needs their ids, on
+ *				sorted input)
+ *
+ * Prints the counts (lines, frames, distinct names) so that the work done
+ * is seen to be the tools' work.  Exit 0, or 1 on a read error.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fold.h"
+
+#define BUFSZ (256 * 1024)
+
+enum { LINES, FRAMES, INTERN, NEW };
+
+int
+main(int argc, char **argv)
+{
+	struct fold_intern t;
+	char *buf, *p, *e, *nl, *semi, *prev = NULL;
+	const char *pv = "";
+	size_t have = 0, cap = BUFSZ, len, f, fl, prevlen = 0, prevcap = 0, l;
+	unsigned long long lines = 0, frames = 0, looked = 0;
+	uint64_t h, mixsum = 0;
+	ssize_t got;
+	int fd, mode;
+
+	if (argc != 3)
+		goto usage;
+	if (strcmp(argv[1], "lines") == 0)
+		mode = LINES;
+	else if (strcmp(argv[1], "frames") == 0)
+		mode = FRAMES;
+	else if (strcmp(argv[1], "intern") == 0)
+		mode = INTERN;
+	else if (strcmp(argv[1], "new") == 0)
+		mode = NEW;
+	else
+		goto usage;
+	if ((fd = open(argv[2], O_RDONLY)) < 0) {
+		perror(argv[2]);
+		return 1;
+	}
+	fold_intern_init(&t);
+	buf = xmalloc(cap);
+	for (;;) {
+		if (have == cap) {	/* a line longer than the buffer */
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		if ((got = read(fd, buf + have, cap - have)) < 0) {
+			perror(argv[2]);
+			return 1;
+		}
+		if (got == 0)
+			break;
+		have += (size_t)got;
+		for (p = buf, e = buf + have;
+		    (nl = memchr(p, '\n', (size_t)(e - p))) != NULL; p = nl + 1) {
+			lines++;
+			if (mode == LINES)
+				continue;
+			/* the stack: up to the last blank */
+			for (len = (size_t)(nl - p); len > 0 && p[len - 1] != ' ';
+			    len--)
+				;
+			len -= len > 0;
+			f = 0;
+			if (mode == NEW) {
+				/* frames shared with the line before: skipped */
+				l = fold_common_prefix(p, pv, len < prevlen ?
+				    len : prevlen);
+				if (l == len && l == prevlen)
+					f = len + 1;
+				else {
+					while (l > 0 && p[l - 1] != ';')
+						l--;
+					f = l;
+				}
+				pv = p;		/* copied only when the buffer moves */
+				prevlen = len;
+			}
+			while (f <= len) {
+				semi = memchr(p + f, ';', len - f);
+				fl = (semi != NULL ? (size_t)(semi - p) : len) - f;
+				h = fold_hash(p + f, fl);
+				frames++;
+				if (mode == FRAMES)
+					mixsum += h;
+				else {
+					fold_intern_h(&t, p + f, fl, h, NULL);
+					looked++;
+				}
+				f += fl + 1;
+			}
+		}
+		if (mode == NEW && prevlen > 0) {
+			if (pv != prev) {
+				fold_grow(&prev, &prevcap, prevlen, 1);
+				memcpy(prev, pv, prevlen);
+			}
+			pv = prev;
+		}
+		have = (size_t)(e - p);
+		memmove(buf, p, have);
+	}
+	printf("%llu lines, %llu frames split, %llu looked up, %zu names "
+	    "(%llx)\n", lines, frames, looked, fold_intern_count(&t),
+	    (unsigned long long)(mixsum & 0xff));
+	free(buf);
+	free(prev);
+	fold_intern_free(&t);
+	return 0;
+usage:
+	fprintf(stderr, "usage: floor lines|frames|intern|new FILE\n");
+	return 2;
+}
