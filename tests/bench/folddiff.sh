@@ -60,6 +60,11 @@ if command -v perl >/dev/null 2>&1 && [ -n "$dpl" ]; then
 	tp=$(bestcpu perl "$dpl" "$dbefore" "$dafter")
 	awk -v f="$tf" -v p="$tp" 'BEGIN { printf "%-5s %-22s %-34s %8.3f s vs difffolded.pl %.3f s: %.1fx\n", "T",
 		"folddiff vs peer, CPU", "2 x 100k stacks (each once, sorted)", f, p, p / f }'
+	# The floor (tests/bench/floor.c): the two files read with read(2)
+	# and each line's end found, nothing else; no merge can do less.
+	tf=$(bestcpu ./floor lines diff-both.txt)
+	awk -v f="$tf" -v p="$tp" 'BEGIN { printf "%-5s %-22s %-34s %8.3f s vs difffolded.pl %.3f s: %.1fx\n", "T",
+		"floor: read, line ends", "the same two files", f, p, p / f }'
 	# through a pipe the output cannot be taken back: the order is
 	# checked first, a second pass
 	tf=$(bestcpu sh -c '"$0" "$1" "$2" | cat > /dev/null' "$bin/folddiff" "$dbefore" "$dafter")
