@@ -111,13 +111,13 @@ static size_t scap;
 static size_t inkind[NKINDS];	/* frames of each kind in the stack */
 static size_t anykind;		/* the sum of inkind */
 
+/* The kinds of frame id (kinds[] must hold id: see main). */
 static unsigned
 kindof(uint32_t id)
 {
 	struct fold_str f;
 	unsigned k = KNOWN;
 
-	fold_grow(&kinds, &kcap, (size_t)id + 1, 1);
 	if (kinds[id] & KNOWN)
 		return kinds[id];
 	f = fold_intern_str(&frames, id);
@@ -134,11 +134,16 @@ kindof(uint32_t id)
 	return kinds[id] = (unsigned char)k;
 }
 
-static void
+/* A frame of the stack comes (d = 1) or goes (-1): the count of frames of
+ * each kind in the stack.  Most frames are of no kind: one load. */
+static inline void
 stackkinds(uint32_t id, int d)
 {
-	unsigned k = kindof(id), i;
+	unsigned k = kinds[id], i;
 
+	if (k == KNOWN)
+		return;
+	k = kindof(id);
 	for (i = 0; i < NKINDS; i++)
 		if (k & (1u << i)) {
 			inkind[i] += (size_t)d;
@@ -243,6 +248,7 @@ main(int argc, char **argv)
 		fold_grow(&leafc, &lcap, fold_intern_count(&frames), sizeof(*leafc));
 		fold_grow(&rootc, &rcap, fold_intern_count(&frames), sizeof(*rootc));
 		fold_grow(&seen, &scap, fold_intern_count(&frames), 1);
+		fold_grow(&kinds, &kcap, fold_intern_count(&frames), 1);
 		fold_prefetch(&leafc[ids[n - 1]]);	/* used below */
 		for (k = keep; k < n; k++)
 			stackkinds(ids[k], 1);
