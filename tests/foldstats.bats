@@ -60,6 +60,10 @@ val() {
 	[ "$(val jit.frames "$BATS_TEST_TMPDIR/k")" = 7.69 ]
 	[ "$(val inline.samples "$BATS_TEST_TMPDIR/k")" = 25.00 ]
 	[ "$(val kernel.frames "$BATS_TEST_TMPDIR/k")" = 23.08 ]
+	# a kernel frame kept from the line before, then gone
+	printf 'p;k_[k];a 1\np;k_[k];b 1\np;c 2\np;k_[k] 4\n' > "$BATS_TEST_TMPDIR/k2"
+	[ "$(val kernel.frames "$BATS_TEST_TMPDIR/k2")" = 33.33 ]
+	[ "$(val kernel.samples "$BATS_TEST_TMPDIR/k2")" = 75.00 ]
 }
 
 @test "stacks cut at the same depth give the truncation hint" {
