@@ -204,6 +204,7 @@ struct attr {
 	char *name;		/* perf script's event name, or NULL */
 	size_t namelen;
 	int fromdesc;		/* the name came from EVENT_DESC/UPDATE */
+	int want;		/* fold_perf_want() of it, -1: not asked yet */
 };
 
 struct map {
@@ -523,6 +524,7 @@ set_name(struct attr *a, const unsigned char *s, size_t max)
 	a->name[n] = '\0';
 	a->namelen = n;
 	a->fromdesc = 1;
+	a->want = -1;
 }
 
 /*
@@ -560,6 +562,7 @@ add_attr(struct fold_perfdata *d, const unsigned char *p, size_t n)
 	a->nregs_intr = popcount64(a->regs_intr);
 	default_name(a);
 	a->fromdesc = 0;
+	a->want = -1;
 	if (d->nattrs == 1) {
 		uint64_t t = a->sample_type;
 
@@ -1197,8 +1200,12 @@ do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
 		bad(d, off, "sample record shorter than its fields");
 		return;
 	}
-	/* tracepoints: perf script prints their fields, not "event:" */
-	if (!fold_perf_want(d->p, a->type == 2 ? NULL : a->name, a->namelen))
+	/* tracepoints: perf script prints their fields, not "event:"; the
+	 * verdict on an event does not change once given */
+	if (a->want < 0)
+		a->want = fold_perf_want(d->p, a->type == 2 ? NULL : a->name,
+		    a->namelen);
+	if (!a->want)
 		return;
 	t = findnew(d, s.pid, s.tid);
 	if (t->root == FOLD_NOID) {
