@@ -13,10 +13,11 @@
 
 /*
  * How it goes: the header, attrs and feature sections of a file are read
- * with pread(2), then the data is streamed with read(2) through one buffer,
- * as a pipe is (file mode through a pipe is read whole first, as its
- * features come after the data); records up to a FINISHED_ROUND are queued and
- * delivered in time order as perf does (ordered_events: at each round, the
+ * with pread(2), then the data is streamed with read(2) into 256 KiB
+ * chunks, as a pipe is (file mode through a pipe is read whole first, as
+ * its features come after the data); records up to a FINISHED_ROUND are
+ * queued where they were read (a chunk is reused once none is left in it)
+ * and delivered in time order as perf does (ordered_events: at each round, the
  * events up to the latest time of the round before).  Threads and their
  * maps follow COMM, FORK, MMAP and MMAP2 as in perf's machine.c.  Each
  * callchain address is made into a frame id once per (maps generation,
@@ -204,6 +205,7 @@ struct attr {
 	char *name;		/* perf script's event name, or NULL */
 	size_t namelen;
 	int fromdesc;		/* the name came from EVENT_DESC/UPDATE */
+	int want;		/* fold_perf_want() of it, -1: not asked yet */
 };
 
 struct map {
@@ -229,8 +231,24 @@ struct thread {
 
 struct qent {
 	uint64_t time, seq;
-	size_t off;		/* in qbase: the file map or the queue buffer */
+	uint64_t off;		/* file offset, for messages */
+	const unsigned char *rec;	/* in the file in memory or a chunk */
+	uint32_t chunk;		/* index in chunks, NOCHUNK: in memory */
 };
+#define NOCHUNK ((uint32_t)-1)
+
+/*
+ * stream() reads into chunks, and a queued record stays where it was read
+ * (no copy) until delivered: a chunk is written again only when no queued
+ * record is left in it (refs 0).  So memory is the chunks the records of
+ * a round or two span, as it was for their copies.
+ */
+struct chunk {
+	unsigned char *buf;
+	size_t cap;
+	size_t refs;		/* queued records in it */
+};
+#define CHUNK_SIZE (256 << 10)
 
 struct fold_perfdata {
 	struct fold_perfdata_opts o;
@@ -275,10 +293,11 @@ struct fold_perfdata {
 	size_t nq, qcap, qtmpcap;
 	uint64_t seq, next_flush, max_time;
 	int unsorted;		/* a record came before the one queued last */
-	unsigned char *qbuf;	/* pipe mode: copies of the queued records */
-	size_t qlen, qbcap;
-	const unsigned char *qbase;
-	int mapped;
+	struct chunk *chunks;
+	size_t nchunks, chunkcap;
+	uint32_t cur;		/* the chunk stream() reads into */
+	int mapped;		/* records are in memory (file mode via a
+				   pipe): not in a chunk */
 
 	/* counts and messages */
 	uint64_t samples, unknown_id, bad;
@@ -523,6 +542,7 @@ set_name(struct attr *a, const unsigned char *s, size_t max)
 	a->name[n] = '\0';
 	a->namelen = n;
 	a->fromdesc = 1;
+	a->want = -1;
 }
 
 /*
@@ -560,6 +580,7 @@ add_attr(struct fold_perfdata *d, const unsigned char *p, size_t n)
 	a->nregs_intr = popcount64(a->regs_intr);
 	default_name(a);
 	a->fromdesc = 0;
+	a->want = -1;
 	if (d->nattrs == 1) {
 		uint64_t t = a->sample_type;
 
@@ -1197,8 +1218,12 @@ do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
 		bad(d, off, "sample record shorter than its fields");
 		return;
 	}
-	/* tracepoints: perf script prints their fields, not "event:" */
-	if (!fold_perf_want(d->p, a->type == 2 ? NULL : a->name, a->namelen))
+	/* tracepoints: perf script prints their fields, not "event:"; the
+	 * verdict on an event does not change once given */
+	if (a->want < 0)
+		a->want = fold_perf_want(d->p, a->type == 2 ? NULL : a->name,
+		    a->namelen);
+	if (!a->want)
 		return;
 	t = findnew(d, s.pid, s.tid);
 	if (t->root == FOLD_NOID) {
@@ -1364,29 +1389,15 @@ flush(struct fold_perfdata *d, uint64_t limit)
 	if (d->unsorted)
 		qsort_runs(d);
 	d->unsorted = 0;	/* what is left is a sorted tail */
-	for (i = 0; i < d->nq && d->q[i].time <= limit; i++)
+	for (i = 0; i < d->nq && d->q[i].time <= limit; i++) {
 		if (!d->refused)
-			deliver(d, d->qbase + d->q[i].off, d->q[i].off);
+			deliver(d, d->q[i].rec, d->q[i].off);
+		if ((k = d->q[i].chunk) != NOCHUNK)
+			d->chunks[k].refs--;
+	}
 	if (i == d->nq) {
 		d->nq = 0;
-		d->qlen = 0;
 		return;
-	}
-	if (!d->mapped) {	/* keep the rest's bytes, packed */
-		unsigned char *nb = xmalloc(d->qbcap);
-		size_t len = 0;
-
-		for (k = i; k < d->nq; k++) {
-			size_t sz = r16(d, d->qbuf + d->q[k].off + 6);
-
-			memcpy(nb + len, d->qbuf + d->q[k].off, sz);
-			d->q[k].off = len;
-			len += sz;
-		}
-		free(d->qbuf);
-		d->qbuf = nb;
-		d->qbase = nb;
-		d->qlen = len;
 	}
 	memmove(d->q, d->q + i, (d->nq - i) * sizeof(*d->q));
 	d->nq -= i;
@@ -1417,15 +1428,11 @@ queue(struct fold_perfdata *d, const unsigned char *r, size_t size,
 	e = &d->q[d->nq++];
 	e->time = t;
 	e->seq = d->seq++;
-	if (d->mapped)
-		e->off = (size_t)(r - d->qbase);
-	else {
-		fold_grow(&d->qbuf, &d->qbcap, d->qlen + size, 1);
-		memcpy(d->qbuf + d->qlen, r, size);
-		d->qbase = d->qbuf;
-		e->off = d->qlen;
-		d->qlen += size;
-	}
+	e->off = off;
+	e->rec = r;
+	e->chunk = d->mapped ? NOCHUNK : d->cur;
+	if (!d->mapped)
+		d->chunks[d->cur].refs++;
 }
 
 static void
@@ -1771,7 +1778,6 @@ file_mode(struct fold_perfdata *d, struct src *sr)
 	    !(d->o.flags & FOLD_PERFDATA_QUIET) && dlen > PROGRESS_MIN;
 	if (sr->mem != NULL) {
 		d->mapped = 1;
-		d->qbase = sr->mem;
 		records(d, sr->mem + doff, (size_t)dlen, doff, truncated);
 	} else if (lseek(sr->fd, (off_t)doff, SEEK_SET) != (off_t)doff) {
 		fold_warn("%s: cannot seek: %s", d->file, strerror(errno));
@@ -1780,24 +1786,74 @@ file_mode(struct fold_perfdata *d, struct src *sr)
 		stream(d, sr->fd, NULL, 0, doff, dlen, 0, truncated);
 }
 
+/* A chunk with no queued record in it, other than the current one, of at
+ * least need bytes; a new one if there is none. */
+static uint32_t
+free_chunk(struct fold_perfdata *d, size_t need)
+{
+	struct chunk *c;
+	size_t i, cap = CHUNK_SIZE;
+
+	for (i = 0; i < d->nchunks; i++)
+		if (d->chunks[i].refs == 0 && i != d->cur &&
+		    d->chunks[i].cap >= need)
+			return (uint32_t)i;
+	fold_grow(&d->chunks, &d->chunkcap, d->nchunks + 1, sizeof(*d->chunks));
+	while (cap < need)
+		cap *= 2;
+	c = &d->chunks[d->nchunks];
+	c->buf = xmalloc(cap);
+	c->cap = cap;
+	c->refs = 0;
+	return (uint32_t)d->nchunks++;
+}
+
 /*
- * Records read from fd with read(2) into one buffer that holds at least a
- * record: have[0..nhave) first, then at most limit bytes from fd.  off is
- * the file offset of the first byte (for messages).  Queued records are
- * copied, so the buffer is reused.
+ * Room to read into after *end: when the current chunk is full, its
+ * unread bytes [*pos, *end) (part of a record) move to the start of a
+ * chunk, the same one if no queued record is left in it, else another.
+ * The buffer to read into.
+ */
+static unsigned char *
+room(struct fold_perfdata *d, size_t *pos, size_t *end)
+{
+	struct chunk *c = &d->chunks[d->cur];
+	size_t keep = *end - *pos;
+	uint32_t nc;
+
+	if (*end < c->cap)
+		return c->buf;
+	if (c->refs == 0 && c->cap > keep)
+		memmove(c->buf, c->buf + *pos, keep);
+	else {
+		nc = free_chunk(d, keep < CHUNK_SIZE ? CHUNK_SIZE : 2 * keep);
+		memcpy(d->chunks[nc].buf, d->chunks[d->cur].buf + *pos, keep);
+		d->cur = nc;
+	}
+	*pos = 0;
+	*end = keep;
+	return d->chunks[d->cur].buf;
+}
+
+/*
+ * Records read from fd with read(2) into chunks: have[0..nhave) first, then
+ * at most limit bytes from fd.  off is the file offset of the first byte
+ * (for messages).  Queued records stay in their chunk until delivered.
  */
 static void
 stream(struct fold_perfdata *d, int fd, const unsigned char *have,
     size_t nhave, uint64_t off, uint64_t limit, int pipe, int truncated)
 {
 	unsigned char *buf;
-	size_t cap = 256 << 10, pos = 0, end = 0, sz, want;
+	size_t pos = 0, end = 0, sz, want;
 	uint64_t skip, count = 0, left = limit;
 	int err = 0, eof = 0;
 	ssize_t r;
 
 	d->mapped = 0;
-	buf = xmalloc(cap);
+	d->cur = NOCHUNK;
+	d->cur = free_chunk(d, CHUNK_SIZE);
+	buf = d->chunks[d->cur].buf;
 	if (nhave > 0) {
 		memcpy(buf, have, nhave);
 		end = nhave;
@@ -1825,16 +1881,18 @@ stream(struct fold_perfdata *d, int fd, const unsigned char *have,
 				off += k;
 				skip -= k;
 				if (skip > 0) {
-					pos = end = 0;
-					want = left < cap ? (size_t)left : cap;
-					r = want > 0 ? read(fd, buf, want) : 0;
+					buf = room(d, &pos, &end);
+					want = d->chunks[d->cur].cap - end;
+					if (left < want)
+						want = (size_t)left;
+					r = want > 0 ? read(fd, buf + end, want) : 0;
 					if (r < 0 && errno == EINTR)
 						continue;
 					if (r <= 0) {
 						eof = 1;
 						break;
 					}
-					end = (size_t)r;
+					end += (size_t)r;
 					left -= (uint64_t)r;
 				}
 			}
@@ -1848,16 +1906,10 @@ stream(struct fold_perfdata *d, int fd, const unsigned char *have,
 		}
 		if (eof || d->refused)
 			break;
-		if (pos > 0) {
-			memmove(buf, buf + pos, end - pos);
-			end -= pos;
-			pos = 0;
-		}
-		if (end == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		want = left < cap - end ? (size_t)left : cap - end;
+		buf = room(d, &pos, &end);
+		want = d->chunks[d->cur].cap - end;
+		if (left < want)
+			want = (size_t)left;
 		if (want == 0)
 			break;
 		r = read(fd, buf + end, want);
@@ -1885,7 +1937,6 @@ stream(struct fold_perfdata *d, int fd, const unsigned char *have,
 	}
 	if (err)
 		d->status = 1;
-	free(buf);
 }
 
 int
@@ -1935,7 +1986,9 @@ reset(struct fold_perfdata *d, int again)
 	if (d->fcn > 0)
 		memset(d->fc, 0, (d->fcmask + 1) * sizeof(*d->fc));
 	d->fcn = 0;
-	d->nq = d->qlen = 0;
+	d->nq = 0;
+	for (i = 0; i < d->nchunks; i++)
+		d->chunks[i].refs = 0;
 	d->seq = d->next_flush = d->max_time = 0;
 	d->unsorted = 0;
 	d->samples = d->unknown_id = d->bad = 0;
@@ -2017,7 +2070,6 @@ fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
 		    (unsigned long long)d->bad);
 	free(b);
 	free(sr.tmp);
-	d->qbase = NULL;
 	if (err)
 		d->status = 1;
 	return d->refused ? 2 : d->status;
@@ -2026,6 +2078,8 @@ fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
 void
 fold_perfdata_free(struct fold_perfdata *d)
 {
+	size_t i;
+
 	reset(d, 0);
 	free(d->attrs);
 	free(d->threads);
@@ -2034,7 +2088,9 @@ fold_perfdata_free(struct fold_perfdata *d)
 	free(d->frames);
 	free(d->q);
 	free(d->qtmp);
-	free(d->qbuf);
+	for (i = 0; i < d->nchunks; i++)
+		free(d->chunks[i].buf);
+	free(d->chunks);
 	fold_intern_free(&d->names);
 	fold_intern_free(&d->comms);
 	fold_symsrc_free(d->ss);

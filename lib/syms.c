@@ -723,7 +723,7 @@ static const unsigned char hexd[256] = {
 #define B8(c) (0x0101010101010101ULL * (c))
 #define BETWEEN(x, m, n) (((B8(127 + (n)) - ((x) & B8(127))) & ~(x) & \
     (((x) & B8(127)) + B8(127 - (m)))) & B8(128))
-static int
+static inline int
 hex8(uint64_t x, uint32_t *v)
 {
 	uint64_t l = x | B8(0x20);
@@ -739,7 +739,7 @@ hex8(uint64_t x, uint32_t *v)
 	return 1;
 }
 
-static uint64_t
+static inline uint64_t
 load_le(const char *p)
 {
 	const unsigned char *q = (const unsigned char *)p;

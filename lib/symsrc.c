@@ -568,9 +568,11 @@ fold_symsrc_kernel_ref(struct fold_symsrc *s, const char *name,
 	s->has_kref = 1;
 }
 
-/* The whole of a (proc) file, read(2) until its end; NULL if unreadable. */
+/* The whole of a (proc) file, read(2) until its end, chunk bytes or more
+ * at a time (a small file: a small buffer, no big one made resident and
+ * zeroed); NULL if unreadable. */
 static char *
-slurp(const char *path, size_t *len)
+slurp(const char *path, size_t *len, size_t chunk)
 {
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
@@ -580,7 +582,7 @@ slurp(const char *path, size_t *len)
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return NULL;
 	for (;;) {
-		fold_grow(&buf, &cap, n + (1 << 20) + 1, 1);
+		fold_grow(&buf, &cap, n + chunk + 1, 1);
 		r = read(fd, buf + n, cap - n - 1);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -603,7 +605,7 @@ running_kernel_bid(unsigned char *id)
 {
 	size_t n, off = 0, len = 0;
 	uint32_t nsz, dsz, type;
-	char *b = slurp("/sys/kernel/notes", &n);
+	char *b = slurp("/sys/kernel/notes", &n, 4096);
 
 	while (b != NULL && n - off >= 12) {
 		memcpy(&nsz, b + off, 4);
@@ -661,31 +663,39 @@ kallsyms_addr(const char *b, size_t n, const char *name, uint64_t *addr)
 }
 
 /* The address of name in the head of /proc/kallsyms (the reference
- * symbol, "_text", comes in its first lines), 0 if not found there: the
- * kernel writes the whole file slowly, its first pages are quick. */
+ * symbol, "_text", comes in its first lines), 0 if not found in its first
+ * 64 KiB: the kernel writes the whole file slowly, its first pages are
+ * quick.  Read 4 KiB at a time and looked at after each: the first lines
+ * are usually enough. */
 static uint64_t
 proc_kallsyms_head(const char *name)
 {
 	char *b = xmalloc(1 << 16);
-	size_t n = 0, len;
+	size_t n = 0, len, want;
 	ssize_t r;
 	uint64_t at = 0;
-	int fd;
+	int fd, found = 0;
 
-	if ((fd = open("/proc/kallsyms", O_RDONLY)) >= 0) {
-		while (n < (1 << 16) - 1) {
-			r = read(fd, b + n, (1 << 16) - 1 - n);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				break;
-			n += (size_t)r;
-		}
-		close(fd);
+	if ((fd = open("/proc/kallsyms", O_RDONLY)) < 0) {
+		free(b);
+		return 0;
 	}
-	for (len = n; len > 0 && b[len - 1] != '\n'; len--)
-		;
-	if (!kallsyms_addr(b, len, name, &at))
+	while (!found && n < (1 << 16) - 1) {
+		want = (1 << 16) - 1 - n;
+		if (want > 4096)
+			want = 4096;
+		r = read(fd, b + n, want);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+		for (len = n; len > 0 && b[len - 1] != '\n'; len--)
+			;
+		found = kallsyms_addr(b, len, name, &at);
+	}
+	close(fd);
+	if (!found)
 		at = 0;
 	free(b);
 	return at;
@@ -782,7 +792,7 @@ load_kernel(struct fold_symsrc *s)
 			return;
 	}
 	s->kdelta = 0;
-	if ((buf = slurp(path, &n)) == NULL) {
+	if ((buf = slurp(path, &n, 1 << 20)) == NULL) {
 		if (!(s->flags & FOLD_SYMSRC_QUIET))
 			fold_warn("%s: %s", path, strerror(errno));
 		return;

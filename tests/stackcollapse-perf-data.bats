@@ -191,6 +191,29 @@ same() {
 	diff -u <(cat "$D/shlib.txt" "$D/fork.txt" "$D/shlib.txt" | sc -q) <(printf '%s\n' "$output")
 }
 
+@test "queued records stay as read across read buffers: captures 100 times over, streamed and in memory, the same stacks" {
+	# A regular file is read in 256 KiB chunks and a queued record stays
+	# in its chunk until delivered; through a pipe a file-mode capture is
+	# read whole first and queued in place.  Each repeated capture spans
+	# several chunks with records queued across them; reusing a chunk
+	# that still holds one garbles stacks.
+	local f
+	for f in cpp kernel fork events2; do
+		"$MANGLE" repeat 100 "$D/$f.data" "$BATS_TEST_TMPDIR/$f.data"
+		[ "$(wc -c < "$BATS_TEST_TMPDIR/$f.data")" -gt 786432 ]
+		sc -q --no-demangle --buildid-dir "$B" "$BATS_TEST_TMPDIR/$f.data" > "$BATS_TEST_TMPDIR/s.out"
+		[ -s "$BATS_TEST_TMPDIR/s.out" ]
+		sc -q --no-demangle --buildid-dir "$B" < "$BATS_TEST_TMPDIR/$f.data" |
+			diff -u - "$BATS_TEST_TMPDIR/s.out"
+		cat "$BATS_TEST_TMPDIR/$f.data" | sc -q --no-demangle --buildid-dir "$B" |
+			diff -u - "$BATS_TEST_TMPDIR/s.out"
+		# the same samples 100 times: the same stacks, 100 times the counts
+		sc -q --no-demangle --buildid-dir "$B" "$D/$f.data" |
+			awk '{ $NF = sprintf("%.0f", $NF * 100); print }' |
+			diff -u - "$BATS_TEST_TMPDIR/s.out"
+	done
+}
+
 @test "--inline and --context ask addr2line what the text path asks it" {
 	command -v addr2line > /dev/null || skip "addr2line is not installed"
 	diff -u <(sc -q --inline --context "$D/shlib.txt") <(sc -q --no-demangle --inline --context --buildid-dir "$B" "$D/shlib.data")

@@ -15,6 +15,7 @@
  *   chainloop   every address of the first callchain the same one
  *   feat N      feature bit N set (its section pointing at the header)
  *   pad N       N MB of records of an unknown type added after the data
+ *   repeat N    the data section N times over, as it is (times included)
  *   lbr         the first attr made a --call-graph lbr one (BRANCH_STACK
  *               sampled, branch_sample_type CALL_STACK)
  *
@@ -389,6 +390,28 @@ main(int argc, char **argv)
 		o = (size_t)g64(24);
 		p64(o + 24, g64(o + 24) | (1ULL << 11));
 		p64(o + 72, g64(o + 72) | (1ULL << 11));
+	} else if (strcmp(mode, "repeat") == 0) {
+		size_t times = (size_t)atoi(argv[2]), dof, dl, end, k, nf = 0;
+		uint64_t fl[4];
+
+		dof = (size_t)g64(40);
+		dl = (size_t)g64(48);
+		end = dof + dl;
+		if (times < 1)
+			times = 1;
+		b = realloc(b, n + dl * (times - 1));
+		memmove(b + end + dl * (times - 1), b + end, n - end);
+		for (k = 1; k < times; k++)
+			memcpy(b + dof + dl * k, b + dof, dl);
+		n += dl * (times - 1);
+		p64(48, (uint64_t)(dl * times));
+		for (k = 0; k < 4; k++)
+			fl[k] = g64(72 + 8 * k);
+		for (k = 0; k < 256; k++)
+			if (fl[k / 64] & (1ULL << (k % 64))) {
+				o = dof + dl * times + 16 * nf++;
+				p64(o, g64(o) + dl * (times - 1));
+			}
 	} else if (strcmp(mode, "pad") == 0) {
 		size_t add = (size_t)atoi(argv[2]) << 20, end, k, nf = 0;
 		uint64_t fl[4];
