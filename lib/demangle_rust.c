@@ -485,6 +485,159 @@ rs_legacy(struct rs *r)
 	return rs_legacy_hash(&id) && !r->err;
 }
 
+/*
+ * The fast path of legacy names: 16 bytes of an identifier at s copied to
+ * d; the mask of the bytes that are not of a legacy symbol ([0-9A-Za-z_]
+ * and "$.:@") set in *bad, that of '$' and '.' (escapes) returned.
+ */
+static unsigned
+rs_leg16(char *d, const char *s, unsigned *bad)
+{
+#ifdef __SSE2__
+	const __m128i d0 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
+	const __m128i la = _mm_set1_epi8('a' - 1), lz = _mm_set1_epi8('z' + 1);
+	const __m128i bit = _mm_set1_epi8(0x20), us = _mm_set1_epi8('_');
+	const __m128i dl = _mm_set1_epi8('$'), dot = _mm_set1_epi8('.');
+	const __m128i co = _mm_set1_epi8(':'), at = _mm_set1_epi8('@');
+	__m128i x, l, e, ok;
+
+	x = _mm_loadu_si128((const __m128i *)(const void *)s);
+	_mm_storeu_si128((__m128i *)(void *)d, x);
+	/* as in rs_span() */
+	l = _mm_or_si128(x, bit);
+	e = _mm_or_si128(_mm_cmpeq_epi8(x, dl), _mm_cmpeq_epi8(x, dot));
+	ok = _mm_or_si128(
+	    _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(x, d0),
+	    _mm_cmpgt_epi8(d9, x)), _mm_and_si128(_mm_cmpgt_epi8(l, la),
+	    _mm_cmpgt_epi8(lz, l))),
+	    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, us), e),
+	    _mm_or_si128(_mm_cmpeq_epi8(x, co), _mm_cmpeq_epi8(x, at))));
+	*bad = (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+	return (unsigned)_mm_movemask_epi8(e);
+#else
+	unsigned b = 0, e = 0, k;
+	unsigned char c;
+
+	memcpy(d, s, 16);
+	for (k = 0; k < 16; k++) {
+		c = (unsigned char)s[k];
+		if (!(rs_cls[c] & RS_LEG))
+			b |= 1u << k;
+		if (c == '$' || c == '.')
+			e |= 1u << k;
+	}
+	*bad = b;
+	return e;
+#endif
+}
+
+/* The lowest bit set of m (not 0). */
+static size_t
+rs_ctz(unsigned m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return (size_t)__builtin_ctz(m);
+#else
+	size_t k = 0;
+
+	while (!(m & 1)) {
+		m >>= 1;
+		k++;
+	}
+	return k;
+#endif
+}
+
+/*
+ * A legacy name in one pass, the common case: s[0..n) (past "_ZN") ends
+ * in its 'E' (no ".suffix"); each identifier is checked (the bytes of a
+ * legacy symbol, as rs_span() checks the whole) and copied 16 bytes at a
+ * time, the escapes decoded as they come.  The output is written into
+ * out[0..ocap), up to 16 bytes past the name.  Returns the name's length,
+ * or 0 for anything else (a suffix, a malformed name, an escape c++filt
+ * does not know, an identifier too near the end of the symbol or of the
+ * room, a name that is not Rust): rs_legacy() decides those, and it
+ * prints what this prints where this prints.
+ */
+static size_t
+rs_legacy_fast(const char *s, size_t n, char *out, size_t ocap)
+{
+	const char *p = s, *e, *hend;
+	char *o = out;
+	size_t len, k;
+	unsigned bad, esc;
+	int first = 1;
+	char c;
+	struct rs_ident id;
+
+	if (n < 21 || s[n - 1] != 'E' || memcmp(s + n - 20, "17h", 3) != 0)
+		return 0;
+	hend = s + n - 1;	/* the 'E' (not a digit: it stops them) */
+	for (;; first = 0) {
+		if ((unsigned)(*p - '1') > 8)
+			return 0;
+		len = (size_t)(*p++ - '0');
+		while ((unsigned)(*p - '0') <= 9) {
+			len = len * 10 + (size_t)(*p++ - '0');
+			if (len > n)
+				return 0;
+		}
+		if (len > (size_t)(hend - p))
+			return 0;
+		if ((e = p + len) == hend)
+			break;	/* the last: the hash */
+		if (ocap - (size_t)(o - out) < len + 18)
+			return 0;
+		if (!first) {
+			memcpy(o, "::", 2);
+			o += 2;
+		}
+		if (len >= 2 && p[0] == '_' && p[1] == '$')
+			p++;
+		while (p < e) {
+			/* (a printed identifier is followed by the hash, 20
+			 * bytes, where the parse goes as it should) */
+			if (s + n - p < 16)
+				return 0;
+			esc = rs_leg16(o, p, &bad);
+			if ((k = (size_t)(e - p)) < 16) {
+				bad &= (1u << k) - 1;
+				esc &= (1u << k) - 1;
+			} else
+				k = 16;
+			if (bad != 0)
+				return 0;
+			if (esc == 0) {
+				o += k;
+				p += k;
+				continue;
+			}
+			k = rs_ctz(esc);
+			o += k;
+			p += k;
+			if (*p == '.') {
+				if (e - p >= 2 && p[1] == '.') {
+					memcpy(o, "::", 2);
+					o += 2;
+					p += 2;
+				} else {
+					*o++ = '.';
+					p++;
+				}
+			} else {
+				if ((c = rs_legacy_escape(p, (size_t)(e - p),
+				    &k)) == 0)
+					return 0;
+				*o++ = c;
+				p += k;
+			}
+		}
+	}
+	id.a = p;
+	id.alen = len;
+	return rs_legacy_hash(&id) ? (size_t)(o - out) : 0;
+}
+
 /* ---- v0 ---------------------------------------------------------------- */
 
 /* Base-62 digits: value + 1; 0 for any other byte. */
@@ -1319,6 +1472,7 @@ fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags)
 {
 	struct rs r;
+	size_t n;
 	int ok;
 
 	(void)flags;		/* c++filt -p changes nothing in Rust names */
@@ -1339,6 +1493,8 @@ fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
 		ok = rs_v0(&r);
 	} else if (len >= 3 && sym[0] == '_' && sym[1] == 'Z' &&
 	    sym[2] == 'N') {
+		if ((n = rs_legacy_fast(sym + 3, len - 3, out, r.ocap)) > 0)
+			return n;
 		r.s = sym + 3;
 		r.n = len - 3;
 		r.end = sym + len;
