@@ -208,6 +208,38 @@ rs_uint(struct rs *r, uint64_t v, int hex)
 	rs_put(r, b + k, sizeof(b) - k);
 }
 
+#ifdef __SSE2__
+/*
+ * The 16 bytes at s against class cls (RS_V0 or RS_LEG): the mask of the
+ * bytes not in it returned, that of '$' and '.' in *esc (RS_LEG only).
+ * Signed compares: bytes >= 0x80 are negative, never in a range; "| 0x20"
+ * folds A-Z onto a-z and moves nothing else there.
+ */
+static inline unsigned
+rs_bad16(__m128i x, unsigned cls, unsigned *esc)
+{
+	const __m128i d0 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
+	const __m128i la = _mm_set1_epi8('a' - 1), lz = _mm_set1_epi8('z' + 1);
+	const __m128i bit = _mm_set1_epi8(0x20), us = _mm_set1_epi8('_');
+	__m128i l = _mm_or_si128(x, bit), ok, e;
+
+	ok = _mm_or_si128(
+	    _mm_and_si128(_mm_cmpgt_epi8(x, d0), _mm_cmpgt_epi8(d9, x)),
+	    _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(l, la),
+	    _mm_cmpgt_epi8(lz, l)), _mm_cmpeq_epi8(x, us)));
+	*esc = 0;
+	if (cls == RS_LEG) {
+		e = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('$')),
+		    _mm_cmpeq_epi8(x, _mm_set1_epi8('.')));
+		*esc = (unsigned)_mm_movemask_epi8(e);
+		ok = _mm_or_si128(ok, _mm_or_si128(e,
+		    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(':')),
+		    _mm_cmpeq_epi8(x, _mm_set1_epi8('@')))));
+	}
+	return (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+}
+#endif
+
 /*
  * The length of the run at the start of s of bytes of class cls: RS_V0
  * ([0-9A-Za-z_]) or RS_LEG (those and "$.:@"); *esc set if it may hold
@@ -220,32 +252,12 @@ rs_span(const char *s, size_t n, unsigned cls, int *esc)
 	unsigned e = 0;
 
 #ifdef __SSE2__
-	const __m128i d0 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
-	const __m128i la = _mm_set1_epi8('a' - 1), lz = _mm_set1_epi8('z' + 1);
-	const __m128i bit = _mm_set1_epi8(0x20), us = _mm_set1_epi8('_');
-	const __m128i dl = _mm_set1_epi8('$'), dot = _mm_set1_epi8('.');
-	const __m128i co = _mm_set1_epi8(':'), at = _mm_set1_epi8('@');
-	__m128i x, l, ok;
-	unsigned bad;
+	unsigned bad, e16;
 
-	/* Signed compares: bytes >= 0x80 are negative, never in a range;
-	 * "| 0x20" folds A-Z onto a-z and moves nothing else there. */
 	for (; i + 16 <= n; i += 16) {
-		x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		l = _mm_or_si128(x, bit);
-		ok = _mm_or_si128(
-		    _mm_and_si128(_mm_cmpgt_epi8(x, d0), _mm_cmpgt_epi8(d9, x)),
-		    _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(l, la),
-		    _mm_cmpgt_epi8(lz, l)), _mm_cmpeq_epi8(x, us)));
-		if (cls == RS_LEG) {
-			l = _mm_or_si128(_mm_cmpeq_epi8(x, dl),
-			    _mm_cmpeq_epi8(x, dot));
-			e |= (unsigned)_mm_movemask_epi8(l);
-			ok = _mm_or_si128(ok, _mm_or_si128(l,
-			    _mm_or_si128(_mm_cmpeq_epi8(x, co),
-			    _mm_cmpeq_epi8(x, at))));
-		}
-		bad = (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
+		bad = rs_bad16(_mm_loadu_si128((const __m128i *)(const void *)
+		    (s + i)), cls, &e16);
+		e |= e16;
 		if (bad != 0) {
 			while (!(bad & 1)) {
 				bad >>= 1;
@@ -494,26 +506,12 @@ static unsigned
 rs_leg16(char *d, const char *s, unsigned *bad)
 {
 #ifdef __SSE2__
-	const __m128i d0 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
-	const __m128i la = _mm_set1_epi8('a' - 1), lz = _mm_set1_epi8('z' + 1);
-	const __m128i bit = _mm_set1_epi8(0x20), us = _mm_set1_epi8('_');
-	const __m128i dl = _mm_set1_epi8('$'), dot = _mm_set1_epi8('.');
-	const __m128i co = _mm_set1_epi8(':'), at = _mm_set1_epi8('@');
-	__m128i x, l, e, ok;
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+	unsigned esc;
 
-	x = _mm_loadu_si128((const __m128i *)(const void *)s);
 	_mm_storeu_si128((__m128i *)(void *)d, x);
-	/* as in rs_span() */
-	l = _mm_or_si128(x, bit);
-	e = _mm_or_si128(_mm_cmpeq_epi8(x, dl), _mm_cmpeq_epi8(x, dot));
-	ok = _mm_or_si128(
-	    _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(x, d0),
-	    _mm_cmpgt_epi8(d9, x)), _mm_and_si128(_mm_cmpgt_epi8(l, la),
-	    _mm_cmpgt_epi8(lz, l))),
-	    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, us), e),
-	    _mm_or_si128(_mm_cmpeq_epi8(x, co), _mm_cmpeq_epi8(x, at))));
-	*bad = (unsigned)_mm_movemask_epi8(ok) ^ 0xffffu;
-	return (unsigned)_mm_movemask_epi8(e);
+	*bad = rs_bad16(x, RS_LEG, &esc);
+	return esc;
 #else
 	unsigned b = 0, e = 0, k;
 	unsigned char c;
