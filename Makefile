@@ -14,7 +14,7 @@ WARNFLAGS = -std=c11 -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DFOLDKIT_VERSION='"$(VERSION)"' \
 	-Ilib $(CPPFLAGS)
-ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS) -pthread
 
 # Everything built goes below $(BUILD).
 BUILD ?= build
@@ -123,7 +123,7 @@ build/fuzz/obj/%.o: lib/%.c lib/fold.h
 	$(FUZZ_CC) $(ALL_CPPFLAGS) $(WARNFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZOBJ)
-	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) -lm
+	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) -lm -pthread
 
 # the C++ demangler's two passes alone, to check its fast path against
 build/fuzz/obj/demangle_cxx_ref.o: lib/demangle_cxx.c lib/fold.h
@@ -132,7 +132,7 @@ build/fuzz/obj/demangle_cxx_ref.o: lib/demangle_cxx.c lib/fold.h
 		-DCX_FAST=0 -Dfold_demangle_cxx=fold_demangle_cxx_ref -c -o $@ lib/demangle_cxx.c
 
 build/fuzz/fuzz_demangle_fast: tests/fuzz/fuzz_demangle_fast.c tests/fuzz/fuzz.h $(FUZZOBJ) build/fuzz/obj/demangle_cxx_ref.o
-	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) build/fuzz/obj/demangle_cxx_ref.o -lm
+	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) build/fuzz/obj/demangle_cxx_ref.o -lm -pthread
 
 fuzz: $(FUZZERS:%=build/fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \

@@ -169,21 +169,27 @@ close_cur(struct fold_in *in)
 	in->pos = in->end = 0;
 }
 
-/* Read more into the buffer, keeping buf[pos..end); 0 at end of file. */
+/* Read more into the buffer, keeping buf[pos..end) (moved so that the
+ * read lands aligned: fold_read_pad()); 0 at end of file. */
 static int
 fill(struct fold_in *in)
 {
 	ssize_t n;
+	size_t keep = in->end - in->pos, pad;
 
 	if (in->mapped)
 		return 0;
-	if (in->pos > 0) {
-		memmove(in->buf, in->buf + in->pos, in->end - in->pos);
-		in->end -= in->pos;
+	if (keep + 2 * FOLD_READ_ALIGN > in->cap) {	/* a long line */
+		memmove(in->buf, in->buf + in->pos, keep);
 		in->pos = 0;
-	}
-	if (in->end == in->cap)
+		in->end = keep;
 		fold_grow(&in->buf, &in->cap, in->cap * 2, 1);
+	}
+	pad = fold_read_pad(in->buf, keep);
+	if (in->pos != pad)
+		memmove(in->buf + pad, in->buf + in->pos, keep);
+	in->pos = pad;
+	in->end = pad + keep;
 	in->data = in->buf;
 	for (;;) {
 		n = read(in->fd, in->buf + in->end, in->cap - in->end);

@@ -79,6 +79,7 @@ struct fold_perf_st {
 
 	struct fold_intern stacks;	/* arrays of name ids, leaf first */
 	uint64_t *counts;
+	uint64_t total;		/* of counts, at most UINT64_MAX */
 	size_t countcap;
 
 	/* the current sample */
@@ -943,36 +944,57 @@ push_rv(struct fold_perf_st *st, struct rv v)
 		push(st, st->pool + v.a, v.n);
 }
 
+/* The id of the stack in st->stk[0..nstk) with st->root appended. */
+static uint32_t
+intern_stack(struct fold_perf_st *st)
+{
+	size_t len;
+
+	if (st->nstk + 1 > st->stkcap)
+		fold_grow(&st->stk, &st->stkcap, st->nstk + 1, sizeof(*st->stk));
+	st->stk[st->nstk++] = st->root;
+	len = st->nstk * sizeof(*st->stk);
+	return fold_intern_h(&st->stacks, (const char *)st->stk, len,
+	    fold_hash(st->stk, len), NULL);
+}
+
+/* Add w to the count of stack id (from intern_stack()). */
+static void
+add_count(struct fold_perf *p, uint32_t id, uint64_t w)
+{
+	struct fold_perf_st *st = p->st;
+
+	if (id >= st->countcap)
+		fold_grow(&st->counts, &st->countcap, (size_t)id + 1,
+		    sizeof(*st->counts));
+	if (st->counts[id] > UINT64_MAX - w) {
+		if (st->overflows++ > 0)
+			;
+		else if (p->lineno > 0)
+			fold_warn("%s:%llu: sum of counts larger than "
+			    "18446744073709551615; sample skipped", p->file,
+			    p->lineno);
+		else		/* perf.data: no lines */
+			fold_warn("%s: sum of counts larger than "
+			    "18446744073709551615; sample skipped", p->file);
+		p->status = 1;
+		return;
+	}
+	st->counts[id] += w;
+	st->total = st->total > UINT64_MAX - w ? UINT64_MAX : st->total + w;
+}
+
 static void
 commit(struct fold_perf *p)
 {
 	struct fold_perf_st *st = p->st;
-	uint32_t id;
-	size_t len;
 
 	if (st->state != S_SAMPLE) {
 		st->state = S_NONE;
 		return;
 	}
 	st->state = S_NONE;
-	if (st->nstk + 1 > st->stkcap)
-		fold_grow(&st->stk, &st->stkcap, st->nstk + 1, sizeof(*st->stk));
-	st->stk[st->nstk++] = st->root;
-	len = st->nstk * sizeof(*st->stk);
-	id = fold_intern_h(&st->stacks, (const char *)st->stk, len,
-	    fold_hash(st->stk, len), NULL);
-	if (id >= st->countcap)
-		fold_grow(&st->counts, &st->countcap, (size_t)id + 1,
-		    sizeof(*st->counts));
-	if (st->counts[id] > UINT64_MAX - st->weight) {
-		if (st->overflows++ == 0)
-			fold_warn("%s:%llu: sum of counts larger than "
-			    "18446744073709551615; sample skipped", p->file,
-			    p->lineno);
-		p->status = 1;
-		return;
-	}
-	st->counts[id] += st->weight;
+	add_count(p, intern_stack(st), st->weight);
 }
 
 /* The weight of a sample from its period digits into st->weight; 0 (the
@@ -1620,23 +1642,46 @@ fold_perf_want(struct fold_perf *p, const char *event, size_t len)
 	return want_event(p->st, event, len);
 }
 
-void
-fold_perf_sample(struct fold_perf *p, uint32_t root, uint64_t period,
-    const uint32_t *frames, size_t n)
+uint32_t
+fold_perf_stack(struct fold_perf *p, uint32_t root, const uint32_t *frames,
+    size_t n)
 {
 	struct fold_perf_st *st = p->st;
 	size_t i;
 
-	if (period == 0 || (st->flags & FOLD_PERF_SAMPLES))
-		period = 1;
-	st->weight = period;
+	st->state = S_NONE;
 	st->nstk = 0;
 	st->stopped = 0;
-	st->state = S_SAMPLE;
 	st->root = root;
 	for (i = 0; i < n && !st->stopped; i++)
 		push_rv(st, st->fv[frames[i]]);
-	commit(p);
+	return intern_stack(st);
+}
+
+uint64_t
+fold_perf_counted(struct fold_perf *p)
+{
+	return p->st->total;
+}
+
+uint64_t
+fold_perf_weight(struct fold_perf *p, uint64_t period)
+{
+	return period == 0 || (p->st->flags & FOLD_PERF_SAMPLES) ? 1 : period;
+}
+
+void
+fold_perf_count(struct fold_perf *p, uint32_t stack, uint64_t weight)
+{
+	add_count(p, stack, weight);
+}
+
+void
+fold_perf_sample(struct fold_perf *p, uint32_t root, uint64_t period,
+    const uint32_t *frames, size_t n)
+{
+	add_count(p, fold_perf_stack(p, root, frames, n),
+	    fold_perf_weight(p, period));
 }
 
 void

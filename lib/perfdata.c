@@ -195,6 +195,11 @@ struct fent {
 #define FCACHE_BITS 12
 #define FCACHE_MAX (1U << 20)
 
+/* Waiting kernel frames (see kresolve()): their ids, and how many of them
+ * and of their stacks may wait before the reading is waited for. */
+#define KPEND (1U << 31)
+#define KPEND_MAX (1U << 20)
+
 /* ---- the reader's state ------------------------------------------------ */
 
 struct attr {
@@ -287,6 +292,28 @@ struct fold_perfdata {
 	size_t fcmask, fcn;
 	uint32_t *frames;
 	size_t framecap;
+
+	/*
+	 * Kernel frames met while kallsyms is read in a thread of its own
+	 * (fold_symsrc_kernel_busy()): each gets a waiting id (KPEND | i),
+	 * and a sample holding one is counted by its frames in raw, until
+	 * kresolve() makes them frames and stacks of perf.c.
+	 */
+	int kstarted;		/* the first kernel lookup was made */
+	int kbusy;		/* kallsyms is being read */
+	unsigned kcheck;	/* samples since it was last asked */
+	uint64_t *kpip;		/* waiting frame i: its address */
+	unsigned char *kpjava;	/* and java bit */
+	uint32_t *kfid;		/* and, once resolved, its frame id */
+	size_t nkp, kpcap, kpjcap, kfidcap;
+	struct u64map kpend[2];	/* address -> i, by java bit */
+	int pend;		/* the sample being read holds one */
+	struct fold_intern raw;	/* root and frames -> waiting stack */
+	uint64_t *rawn;		/* its count */
+	uint64_t rawsum;	/* of rawn */
+	size_t rawcap;
+	uint32_t *rkey;
+	size_t rkeycap;
 
 	/* the round queue */
 	struct qent *q, *qtmp;
@@ -1103,6 +1130,109 @@ sample_attr(struct fold_perfdata *d, const unsigned char *r, size_t size)
 	return attr_of_id(d, r64(d, r + 8 + 8 * (size_t)d->id_pos));
 }
 
+/* The waiting id of kernel frame ip (see kresolve()). */
+static uint32_t
+kwait(struct fold_perfdata *d, uint64_t ip, int java)
+{
+	uint32_t *v = m_find(&d->kpend[java != 0], ip);
+
+	d->pend = 1;
+	if (v != NULL)
+		return KPEND | *v;
+	fold_grow(&d->kpip, &d->kpcap, d->nkp + 1, sizeof(*d->kpip));
+	fold_grow(&d->kpjava, &d->kpjcap, d->nkp + 1, sizeof(*d->kpjava));
+	d->kpip[d->nkp] = ip;
+	d->kpjava[d->nkp] = java != 0;
+	m_put(&d->kpend[java != 0], ip, (uint32_t)d->nkp);
+	return KPEND | (uint32_t)d->nkp++;
+}
+
+static uint32_t frame(struct fold_perfdata *d, int mode, uint64_t ip,
+    struct maps *m, int java);
+
+/*
+ * Wait for kallsyms, make the waiting kernel frames frames of perf.c (in
+ * d->kfid, until the next kwait()) and count the waiting stacks.  Where a
+ * kernel frame resolves does not depend on when it was met: the kernel's
+ * symbols are read once, as they were at the first kernel lookup.
+ */
+static void
+kresolve(struct fold_perfdata *d)
+{
+	size_t i, j, n, nraw = fold_intern_count(&d->raw);
+	struct fold_str k;
+	uint32_t f;
+
+	fold_symsrc_kernel_wait(d->ss);
+	d->kbusy = 0;
+	fold_grow(&d->kfid, &d->kfidcap, d->nkp, sizeof(*d->kfid));
+	for (i = 0; i < d->nkp; i++)
+		d->kfid[i] = frame(d, MODE_KERNEL, d->kpip[i], NULL,
+		    d->kpjava[i]);
+	for (i = 0; i < nraw; i++) {
+		k = fold_intern_str(&d->raw, (uint32_t)i);
+		n = k.len / sizeof(*d->rkey);
+		fold_grow(&d->rkey, &d->rkeycap, n, sizeof(*d->rkey));
+		memcpy(d->rkey, k.s, k.len);
+		for (j = 1; j < n; j++)
+			if ((f = d->rkey[j]) & KPEND)
+				d->rkey[j] = d->kfid[f & ~KPEND];
+		fold_perf_count(d->p, fold_perf_stack(d->p, d->rkey[0],
+		    d->rkey + 1, n - 1), d->rawn[i]);
+	}
+	if (nraw > 0) {
+		fold_intern_free(&d->raw);
+		fold_intern_init(&d->raw);
+		memset(d->rawn, 0, nraw * sizeof(*d->rawn));
+	}
+	m_free(&d->kpend[0]);
+	m_free(&d->kpend[1]);
+	d->nkp = 0;
+	d->rawsum = 0;
+}
+
+/*
+ * A sample of root and frames n, holding waiting kernel frames, of weight w
+ * (fold_perf_weight()).  Counted apart while every count held and waiting
+ * sums below 2^64; else counted alone in turn, as the text's would be.
+ */
+static int
+raw_fits(struct fold_perfdata *d, uint64_t w)
+{
+	uint64_t held = fold_perf_counted(d->p);
+
+	return held < UINT64_MAX - d->rawsum &&
+	    w < UINT64_MAX - held - d->rawsum;
+}
+
+static void
+raw_add(struct fold_perfdata *d, uint32_t root, uint32_t *frames, size_t n,
+    uint64_t w)
+{
+	size_t i, klen = (n + 1) * sizeof(*d->rkey);
+	uint32_t id;
+
+	if (raw_fits(d, w)) {
+		fold_grow(&d->rkey, &d->rkeycap, n + 1, sizeof(*d->rkey));
+		d->rkey[0] = root;
+		memcpy(d->rkey + 1, frames, n * sizeof(*frames));
+		id = fold_intern(&d->raw, (const char *)d->rkey, klen, NULL);
+		fold_grow(&d->rawn, &d->rawcap, (size_t)id + 1,
+		    sizeof(*d->rawn));
+		d->rawn[id] += w;
+		d->rawsum += w;
+		if (d->nkp >= KPEND_MAX ||
+		    fold_intern_count(&d->raw) >= KPEND_MAX)
+			kresolve(d);	/* enough waiting: wait for kallsyms */
+		return;
+	}
+	kresolve(d);
+	for (i = 0; i < n; i++)
+		if (frames[i] & KPEND)
+			frames[i] = d->kfid[frames[i] & ~KPEND];
+	fold_perf_count(d->p, fold_perf_stack(d->p, root, frames, n), w);
+}
+
 /* The frame id of ip in mode for thread maps m. */
 static uint32_t
 frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
@@ -1121,6 +1251,15 @@ frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
 	    i = (i + 1) & d->fcmask)
 		if (d->fc[i].ip == ip && d->fc[i].gen == key)
 			return d->fc[i].fid;
+	if (mode == MODE_KERNEL && (d->o.symfs == NULL ||
+	    d->o.symfs[0] == '\0')) {
+		if (!d->kstarted) {	/* kallsyms, in the background */
+			d->kstarted = 1;
+			d->kbusy = fold_symsrc_kernel_busy(d->ss);
+		}
+		if (d->kbusy)
+			return kwait(d, ip, java);
+	}
 	memset(&f, 0, sizeof(f));
 	f.addr = ip;
 	if (mode == MODE_KERNEL) {
@@ -1164,6 +1303,8 @@ frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
 	d->fc[i].ip = ip;
 	d->fc[i].gen = key;
 	d->fc[i].fid = fold_perf_frame_id(d->p, &f, java);
+	if (d->fc[i].fid & KPEND)
+		fold_die(1, "too many distinct frames");
 	if (++d->fcn * 2 > d->fcmask) {	/* grow, or start over when big */
 		size_t cap = (d->fcmask + 1) * 2, j;
 		struct fent *o = d->fc, *nf;
@@ -1208,8 +1349,13 @@ do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
 	const char *comm;
 	size_t clen;
 	struct fold_str cs;
+	uint64_t w;
 
 	d->samples++;
+	d->pend = 0;
+	if (d->kbusy && (++d->kcheck & 63) == 0 &&
+	    !fold_symsrc_kernel_busy(d->ss))
+		kresolve(d);	/* kallsyms is read: stop waiting */
 	if (a == NULL) {
 		d->unknown_id++;
 		return;
@@ -1267,8 +1413,14 @@ do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
 		d->frames[n++] = frame(d, mode, s.ip, m, t->java);
 	}
 	/* perf script prints no period for tracepoints: they count 1 */
-	fold_perf_sample(d->p, t->root, (a->sample_type & S_PERIOD) &&
-	    a->type != 2 ? s.period : 1, d->frames, n);
+	w = (a->sample_type & S_PERIOD) && a->type != 2 ? s.period : 1;
+	if (d->pend) {
+		raw_add(d, t->root, d->frames, n, fold_perf_weight(d->p, w));
+		return;
+	}
+	if (d->rawsum > 0 && !raw_fits(d, fold_perf_weight(d->p, w)))
+		kresolve(d);	/* the order of counts may matter now */
+	fold_perf_sample(d->p, t->root, w, d->frames, n);
 }
 
 /* ---- the ordered queue --------------------------------------------------- */
@@ -1818,20 +1970,26 @@ static unsigned char *
 room(struct fold_perfdata *d, size_t *pos, size_t *end)
 {
 	struct chunk *c = &d->chunks[d->cur];
-	size_t keep = *end - *pos;
+	size_t keep = *end - *pos, pad, need;
 	uint32_t nc;
 
 	if (*end < c->cap)
 		return c->buf;
-	if (c->refs == 0 && c->cap > keep)
-		memmove(c->buf, c->buf + *pos, keep);
-	else {
-		nc = free_chunk(d, keep < CHUNK_SIZE ? CHUNK_SIZE : 2 * keep);
-		memcpy(d->chunks[nc].buf, d->chunks[d->cur].buf + *pos, keep);
+	/* what is kept goes where the next read lands aligned
+	 * (fold_read_pad()), with room after it */
+	need = keep + 2 * FOLD_READ_ALIGN;
+	if (c->refs == 0 && c->cap >= need) {
+		pad = fold_read_pad(c->buf, keep);
+		memmove(c->buf + pad, c->buf + *pos, keep);
+	} else {
+		nc = free_chunk(d, need <= CHUNK_SIZE / 2 ? CHUNK_SIZE : 2 * need);
+		pad = fold_read_pad(d->chunks[nc].buf, keep);
+		memcpy(d->chunks[nc].buf + pad, d->chunks[d->cur].buf + *pos,
+		    keep);
 		d->cur = nc;
 	}
-	*pos = 0;
-	*end = keep;
+	*pos = pad;
+	*end = pad + keep;
 	return d->chunks[d->cur].buf;
 }
 
@@ -1854,9 +2012,10 @@ stream(struct fold_perfdata *d, int fd, const unsigned char *have,
 	d->cur = NOCHUNK;
 	d->cur = free_chunk(d, CHUNK_SIZE);
 	buf = d->chunks[d->cur].buf;
+	pos = end = fold_read_pad(buf, nhave);	/* reads land aligned */
 	if (nhave > 0) {
-		memcpy(buf, have, nhave);
-		end = nhave;
+		memcpy(buf + pos, have, nhave);
+		end = pos + nhave;
 	}
 	for (;;) {
 		/* whole records in buf[pos..end) */
@@ -1960,6 +2119,7 @@ fold_perfdata_new(const struct fold_perfdata_opts *o)
 	    (o->flags & FOLD_PERFDATA_QUIET) ? FOLD_SYMSRC_QUIET : 0);
 	fold_intern_init(&d->names);
 	fold_intern_init(&d->comms);
+	fold_intern_init(&d->raw);
 	d->gen = 1;		/* 0: no maps (hv), 1: unused */
 	d->fcmask = (1U << FCACHE_BITS) - 1;
 	d->fc = xcalloc(d->fcmask + 1, sizeof(*d->fc));
@@ -2020,6 +2180,8 @@ fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
 	reset(d, 1);
 	d->p = p;
 	d->file = name;
+	p->file = name;		/* for perf.c's messages */
+	p->lineno = 0;
 	d->status = 0;
 	memcpy(&magic, head, 8);
 	d->swap = magic != MAGIC2;
@@ -2058,6 +2220,8 @@ fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
 		file_mode(d, &sr);
 	}
 	flush(d, UINT64_MAX);
+	if (d->nkp > 0 || d->kbusy)
+		kresolve(d);
 	progress(d, 1);
 	if (d->samples == 0 && !d->refused &&
 	    !(d->o.flags & FOLD_PERFDATA_QUIET))
@@ -2086,6 +2250,14 @@ fold_perfdata_free(struct fold_perfdata *d)
 	free(d->maps);
 	free(d->fc);
 	free(d->frames);
+	free(d->kpip);
+	free(d->kpjava);
+	free(d->kfid);
+	m_free(&d->kpend[0]);
+	m_free(&d->kpend[1]);
+	fold_intern_free(&d->raw);
+	free(d->rawn);
+	free(d->rkey);
 	free(d->q);
 	free(d->qtmp);
 	for (i = 0; i < d->nchunks; i++)

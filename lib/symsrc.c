@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,30 @@ struct fold_dso {
 	struct fold_syms *map;	/* perf map */
 };
 
+/*
+ * Reading the kernel's symbols, apart from the rest of the state so that it
+ * can run in a thread of its own (fold_symsrc_kernel_busy()): what it needs
+ * is copied in, what it makes is handed back (kernel_install()).
+ */
+struct kjob {
+	/* in */
+	unsigned char kbid[BIDMAX];
+	size_t kbidlen;
+	char *copy;		/* the build-id cache's copy, NULL: no id */
+	int try_cache;		/* may read the copy for /proc/kallsyms */
+	char kref[64];
+	uint64_t kref_addr;
+	int has_kref;
+	/* out */
+	struct fold_syms *k, *kcache;
+	void *kmap;
+	size_t kmaplen;
+	uint64_t kdelta;
+	const char *errpath;	/* a file that could not be read, errno err */
+	int err;
+	int done;		/* under klock, when in a thread */
+};
+
 struct fold_symsrc {
 	char *symfs;		/* "" for none */
 	char *bdir;
@@ -75,6 +100,9 @@ struct fold_symsrc {
 	uint64_t kref_addr;
 	int has_kref;
 	uint64_t kdelta;	/* recorded minus file addresses */
+	struct kjob *kjob;	/* kallsyms being read by kthr, or NULL */
+	pthread_t kthr;
+	pthread_mutex_t klock;	/* kjob->done */
 	/* the last hit */
 	struct fold_dso *last_dso;
 	uint64_t last_off, last_start;
@@ -740,68 +768,165 @@ mapfile(const char *path, size_t *len)
  * another (fold_syms_inner) reads /proc/kallsyms after all.
  */
 static int
-load_cached_kallsyms(struct fold_symsrc *s)
+load_cached_kallsyms(struct kjob *j)
 {
-	char hex[2 * BIDMAX + 1];
-	const char *path;
 	char *buf;
 	size_t n;
 	uint64_t at;
 
-	if (!s->has_kref)
+	if (!j->has_kref || j->copy == NULL)
 		return 0;
-	hexid(hex, s->kbid, s->kbidlen);
-	path = mkpath(s, s->bdir, "/[kernel.kallsyms]/", hex, "/kallsyms");
-	if ((buf = mapfile(path, &n)) == NULL)
+	if ((buf = mapfile(j->copy, &n)) == NULL)
 		return 0;
-	if (!kallsyms_addr(buf, n, s->kref, &at) || at == 0 ||
-	    proc_kallsyms_head(s->kref) != at) {
+	if (!kallsyms_addr(buf, n, j->kref, &at) || at == 0 ||
+	    proc_kallsyms_head(j->kref) != at) {
 		munmap(buf, n);
 		return 0;
 	}
-	s->kdelta = s->kref_addr - at;
-	if ((s->kcache = fold_syms_kallsyms_lazy(buf, n)) != NULL) {
-		s->kmap = buf;
-		s->kmaplen = n;
+	j->kdelta = j->kref_addr - at;
+	if ((j->kcache = fold_syms_kallsyms_lazy(buf, n)) != NULL) {
+		j->kmap = buf;
+		j->kmaplen = n;
 	} else {
-		s->kcache = fold_syms_kallsyms(buf, n);
+		j->kcache = fold_syms_kallsyms(buf, n);
 		munmap(buf, n);
 	}
-	s->k = s->kcache;
+	j->k = j->kcache;
 	return 1;
 }
 
+/* Read the kernel's symbols as j says; touches nothing but j. */
 static void
-load_kernel(struct fold_symsrc *s)
+kernel_read(struct kjob *j)
 {
 	unsigned char id[BIDMAX];
-	char hex[2 * BIDMAX + 1];
 	const char *path = "/proc/kallsyms";
 	char *buf;
 	size_t n, len;
 	uint64_t at;
 
-	s->kloaded = 1;
-	if (s->kbidlen > 0) {
+	if (j->kbidlen > 0) {
 		len = running_kernel_bid(id);
-		if (len == 0 || !bid_equal(s->kbid, s->kbidlen, id, len)) {
-			hexid(hex, s->kbid, s->kbidlen);
-			path = mkpath(s, s->bdir, "/[kernel.kallsyms]/", hex,
-			    "/kallsyms");
-		} else if (s->kcache == NULL && load_cached_kallsyms(s))
+		if (len == 0 || !bid_equal(j->kbid, j->kbidlen, id, len))
+			path = j->copy;
+		else if (j->try_cache && load_cached_kallsyms(j))
 			return;
 	}
-	s->kdelta = 0;
+	j->kdelta = 0;
 	if ((buf = slurp(path, &n, 1 << 20)) == NULL) {
-		if (!(s->flags & FOLD_SYMSRC_QUIET))
-			fold_warn("%s: %s", path, strerror(errno));
+		j->errpath = path;
+		j->err = errno;
 		return;
 	}
 	/* KASLR: the file's addresses move to the recorded ones by the
 	 * distance between the reference symbol here and as recorded */
-	if (s->has_kref && kallsyms_addr(buf, n, s->kref, &at))
-		s->kdelta = s->kref_addr - at;
-	s->k = fold_syms_kallsyms_own(buf, n);
+	if (j->has_kref && kallsyms_addr(buf, n, j->kref, &at))
+		j->kdelta = j->kref_addr - at;
+	j->k = fold_syms_kallsyms_own(buf, n);
+}
+
+/* A job for what s knows of the kernel; marks the kernel loaded. */
+static struct kjob *
+kernel_job(struct fold_symsrc *s)
+{
+	struct kjob *j = xcalloc(1, sizeof(*j));
+	char hex[2 * BIDMAX + 1];
+
+	s->kloaded = 1;
+	memcpy(j->kbid, s->kbid, s->kbidlen);
+	j->kbidlen = s->kbidlen;
+	if (s->kbidlen > 0) {
+		hexid(hex, s->kbid, s->kbidlen);
+		j->copy = xstrdup(mkpath(s, s->bdir, "/[kernel.kallsyms]/",
+		    hex, "/kallsyms"));
+	}
+	j->try_cache = s->kcache == NULL;
+	memcpy(j->kref, s->kref, sizeof(j->kref));
+	j->kref_addr = s->kref_addr;
+	j->has_kref = s->has_kref;
+	return j;
+}
+
+/* What j read, into s (then j is freed). */
+static void
+kernel_install(struct fold_symsrc *s, struct kjob *j)
+{
+	if (j->errpath != NULL && !(s->flags & FOLD_SYMSRC_QUIET))
+		fold_warn("%s: %s", j->errpath, strerror(j->err));
+	if (j->kcache != NULL) {
+		s->kcache = j->kcache;
+		s->kmap = j->kmap;
+		s->kmaplen = j->kmaplen;
+	}
+	s->kdelta = j->kdelta;
+	s->k = j->k;
+	free(j->copy);
+	free(j);
+}
+
+static void
+load_kernel(struct fold_symsrc *s)
+{
+	struct kjob *j = kernel_job(s);
+
+	kernel_read(j);
+	kernel_install(s, j);
+}
+
+static void *
+kernel_thread(void *arg)
+{
+	struct fold_symsrc *s = arg;
+
+	kernel_read(s->kjob);
+	pthread_mutex_lock(&s->klock);
+	s->kjob->done = 1;
+	pthread_mutex_unlock(&s->klock);
+	return NULL;
+}
+
+/* Wait for the thread reading the kernel's symbols, if any. */
+static void
+kernel_wait(struct fold_symsrc *s)
+{
+	if (s->kjob == NULL)
+		return;
+	pthread_join(s->kthr, NULL);
+	pthread_mutex_destroy(&s->klock);
+	kernel_install(s, s->kjob);
+	s->kjob = NULL;
+}
+
+int
+fold_symsrc_kernel_busy(struct fold_symsrc *s)
+{
+	int done;
+
+	if (!s->kloaded) {
+		s->kjob = kernel_job(s);
+		if (pthread_mutex_init(&s->klock, NULL) == 0) {
+			if (pthread_create(&s->kthr, NULL, kernel_thread,
+			    s) == 0)
+				return 1;
+			pthread_mutex_destroy(&s->klock);
+		}
+		kernel_read(s->kjob);	/* no thread: here, now */
+		kernel_install(s, s->kjob);
+		s->kjob = NULL;
+		return 0;
+	}
+	if (s->kjob == NULL)
+		return 0;
+	pthread_mutex_lock(&s->klock);
+	done = s->kjob->done;
+	pthread_mutex_unlock(&s->klock);
+	return !done;
+}
+
+void
+fold_symsrc_kernel_wait(struct fold_symsrc *s)
+{
+	kernel_wait(s);
 }
 
 const char *
@@ -813,6 +938,7 @@ fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr, const char **dso,
 
 	if (!s->kloaded)
 		load_kernel(s);
+	kernel_wait(s);
 	if (dso != NULL)
 		*dso = "[kernel.kallsyms]";
 	if (s->k == NULL)
@@ -853,6 +979,7 @@ fold_symsrc_free(struct fold_symsrc *s)
 
 	if (s == NULL)
 		return;
+	kernel_wait(s);
 	for (i = 0; i <= s->mask; i++)
 		while ((d = s->tab[i]) != NULL) {
 			s->tab[i] = d->next;

@@ -125,6 +125,26 @@ same() {
 	[[ "$output" == *"entry_SYSCALL_64_after_hwframe_[k];do_syscall_64_[k]"* ]]
 }
 
+@test "periods summing past 2^64, kernel frames: the samples perf script's text skips, the file named" {
+	# kernel frames wait for kallsyms (read in a thread) and are counted
+	# by stack meanwhile: counts too large must come out as one by one
+	"$MANGLE" period 9223372036854775807 "$D/kernel.data" "$BATS_TEST_TMPDIR/k.data"
+	sed -E 's/^(.*:) +1001001 cpu-clock/\1 9223372036854775807 cpu-clock/' \
+		"$D/kernel.txt" > "$BATS_TEST_TMPDIR/k.txt"
+	[ "$(grep -c ' 9223372036854775807 cpu-clock' "$BATS_TEST_TMPDIR/k.txt")" = 47 ]
+	sc "$BATS_TEST_TMPDIR/k.txt" > "$BATS_TEST_TMPDIR/text.out" 2> /dev/null && false
+	for o in "" "--kernel" "--tid --all"; do
+		# shellcheck disable=SC2086
+		sc -q $o "$BATS_TEST_TMPDIR/k.txt" > "$BATS_TEST_TMPDIR/text.out" || true
+		# shellcheck disable=SC2086
+		run --separate-stderr sc --no-demangle $o --buildid-dir "$B" "$BATS_TEST_TMPDIR/k.data"
+		[ "$status" -eq 1 ]
+		[ "$output" = "$(cat "$BATS_TEST_TMPDIR/text.out")" ]
+		[ "${stderr_lines[0]}" = "stackcollapse-perf: $BATS_TEST_TMPDIR/k.data: sum of counts larger than 18446744073709551615; sample skipped" ]
+		[ "${stderr_lines[1]}" = "stackcollapse-perf: 6 samples skipped: count too large" ]
+	done
+}
+
 @test "samples without a call graph: one frame each" {
 	same nocallchain --buildid-dir "$B"
 	run sc --buildid-dir "$B" "$D/nocallchain.data"

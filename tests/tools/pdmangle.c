@@ -16,6 +16,7 @@
  *   feat N      feature bit N set (its section pointing at the header)
  *   pad N       N MB of records of an unknown type added after the data
  *   repeat N    the data section N times over, as it is (times included)
+ *   period V    every sample's period set to V (the first attr's layout)
  *   lbr         the first attr made a --call-graph lbr one (BRANCH_STACK
  *               sampled, branch_sample_type CALL_STACK)
  *
@@ -383,6 +384,20 @@ main(int argc, char **argv)
 			for (i = 1; i < nr; i++)
 				if (g64(p + 8 + 8 * i) < (uint64_t)-4095)
 					p64(p + 8 + 8 * i, ip);
+		}
+	} else if (strcmp(mode, "period") == 0) {
+		size_t end = (size_t)(g64(40) + g64(48));
+
+		t = g64(g64(24) + 24);
+		if (!(t & 256))
+			return 1;
+		for (o = (size_t)g64(40); o + 8 <= end && g16(o + 6) >= 8;
+		    o += g16(o + 6)) {
+			p = o + 8 + 8 * (size_t)(!!(t & 65536) + !!(t & 1) +
+			    !!(t & 2) + !!(t & 4) + !!(t & 8) + !!(t & 64) +
+			    !!(t & 512) + !!(t & 128));
+			if (g32(o) == 9 && p + 8 <= o + g16(o + 6))
+				p64(p, strtoull(argv[2], NULL, 10));
 		}
 	} else if (strcmp(mode, "feat") == 0)
 		b[72 + atoi(argv[2]) / 8] |= (unsigned char)(1 << (atoi(argv[2]) % 8));
