@@ -211,7 +211,14 @@ struct attr {
 	size_t namelen;
 	int fromdesc;		/* the name came from EVENT_DESC/UPDATE */
 	int want;		/* fold_perf_want() of it, -1: not asked yet */
+	/* where the fields are in a sample of the usual kinds (only fields
+	 * of fixed size, the callchain last), for parse_sample(): offsets
+	 * in the record, 0: not sampled; fast 0: walk them all */
+	int fast;
+	uint16_t o_ip, o_tid, o_time, o_id, o_period, o_chain, o_end;
 };
+
+static void fast_layout(struct attr *a);
 
 struct map {
 	uint64_t start, end, pgoff;
@@ -608,6 +615,7 @@ add_attr(struct fold_perfdata *d, const unsigned char *p, size_t n)
 	default_name(a);
 	a->fromdesc = 0;
 	a->want = -1;
+	fast_layout(a);
 	if (d->nattrs == 1) {
 		uint64_t t = a->sample_type;
 
@@ -1004,6 +1012,56 @@ struct smp {
 	uint64_t nchain;
 };
 
+/*
+ * The fixed offsets of the fields of a's samples, when every field is of
+ * fixed size but a callchain, which comes last (perf record -g's samples:
+ * IP, TID, TIME, PERIOD, CALLCHAIN, with ID and CPU for more events or
+ * CPUs).
+ */
+static void
+fast_layout(struct attr *a)
+{
+	uint64_t t = a->sample_type;
+	const uint64_t fixed = S_IDENTIFIER | S_IP | S_TID | S_TIME | S_ADDR |
+	    S_ID | S_STREAM_ID | S_CPU | S_PERIOD;
+	unsigned o = 8;
+
+	a->fast = 0;
+	if ((t & ~(fixed | S_CALLCHAIN)) != 0)
+		return;
+	if (t & S_IDENTIFIER) {
+		a->o_id = (uint16_t)o;
+		o += 8;
+	}
+	if (t & S_IP) {
+		a->o_ip = (uint16_t)o;
+		o += 8;
+	}
+	if (t & S_TID) {
+		a->o_tid = (uint16_t)o;
+		o += 8;
+	}
+	if (t & S_TIME) {
+		a->o_time = (uint16_t)o;
+		o += 8;
+	}
+	if (t & S_ADDR)
+		o += 8;
+	if (t & S_ID) {
+		a->o_id = (uint16_t)o;
+		o += 8;
+	}
+	o += 8 * (unsigned)(!!(t & S_STREAM_ID) + !!(t & S_CPU));
+	if (t & S_PERIOD) {
+		a->o_period = (uint16_t)o;
+		o += 8;
+	}
+	if (t & S_CALLCHAIN)
+		a->o_chain = (uint16_t)o;
+	a->o_end = (uint16_t)(o + (t & S_CALLCHAIN ? 8 : 0));
+	a->fast = 1;
+}
+
 /* Walk the fields of a sample of attr a; 0 if the record is too short. */
 static int
 parse_sample(struct fold_perfdata *d, const struct attr *a,
@@ -1015,6 +1073,29 @@ parse_sample(struct fold_perfdata *d, const struct attr *a,
 #define NEED(k) do { if ((size_t)(e - p) < (size_t)(k)) return 0; } while (0)
 #define U64(v) do { NEED(8); (v) = r64(d, p); p += 8; } while (0)
 #define SKIP(k) do { NEED(k); p += (k); } while (0)
+	if (a->fast) {
+		if (size < a->o_end)
+			return 0;
+		s->id = a->o_id ? r64(d, r + a->o_id) : 0;
+		s->ip = a->o_ip ? r64(d, r + a->o_ip) : 0;
+		if (a->o_tid) {
+			s->pid = (int32_t)r32(d, r + a->o_tid);
+			s->tid = (int32_t)r32(d, r + a->o_tid + 4);
+		} else
+			s->pid = s->tid = -1;
+		s->time = a->o_time ? r64(d, r + a->o_time) : 0;
+		s->period = a->o_period ? r64(d, r + a->o_period) : 0;
+		s->chain = NULL;
+		s->nchain = 0;
+		if (a->o_chain) {
+			n = r64(d, r + a->o_chain);
+			if (n > (uint64_t)(size - a->o_end) / 8)
+				return 0;
+			s->chain = r + a->o_end;
+			s->nchain = n;
+		}
+		return 1;
+	}
 	memset(s, 0, sizeof(*s));
 	if (t & S_IDENTIFIER)
 		U64(s->id);
