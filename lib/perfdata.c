@@ -195,6 +195,20 @@ struct fent {
 #define FCACHE_BITS 12
 #define FCACHE_MAX (1U << 20)
 
+/*
+ * The stack memo: a sample's root and frame ids (before perf.c makes them
+ * names: inlined frames, --skip-after, ...) to the id of its stack.  Few
+ * distinct, so small and in cache; cleared past SMEMO_MAX.
+ */
+struct sment {
+	uint32_t h;		/* hash of the key */
+	uint32_t n;		/* key length in uint32_t, 0: empty */
+	uint32_t off;		/* the key: smkeys[off .. off + n) */
+	uint32_t sid;
+};
+#define SMEMO_BITS 10
+#define SMEMO_MAX (1U << 20)
+
 /* Waiting kernel frames (see kresolve()): their ids, and how many of them
  * and of their stacks may wait before the reading is waited for. */
 #define KPEND (1U << 31)
@@ -287,12 +301,20 @@ struct fold_perfdata {
 	/* threads and maps */
 	struct thread *threads;
 	size_t nthreads, threadcap;
+	size_t last_thread;	/* findnew()'s last answer, or (size_t)-1 */
 	struct u64map tids;
 	struct maps **maps;
 	size_t nmaps, mapscap;
 	uint32_t gen, kgen;
 	struct fold_intern names;	/* dso names as printed */
 	struct fold_intern comms;
+
+	/* stacks by their frames: root and frame ids to perf.c's stack id
+	 * (smemo.c-like open addressing; keys in smkeys) */
+	struct sment *sm;
+	size_t smmask, smn;
+	uint32_t *smkeys;
+	size_t nsmkeys, smkeycap;
 
 	/* frames */
 	struct fent *fc;
@@ -781,6 +803,7 @@ new_thread(struct fold_perfdata *d, int32_t pid, int32_t tid, uint32_t maps)
 	t->root = FOLD_NOID;
 	t->java = 0;
 	m_put(&d->tids, (uint64_t)(uint32_t)tid, (uint32_t)d->nthreads);
+	d->last_thread = (size_t)-1;	/* the tid may have been another's */
 	return &d->threads[d->nthreads++];
 }
 
@@ -804,9 +827,16 @@ create(struct fold_perfdata *d, int32_t pid, int32_t tid)
 static struct thread *
 findnew(struct fold_perfdata *d, int32_t pid, int32_t tid)
 {
-	uint32_t *v = m_find(&d->tids, (uint64_t)(uint32_t)tid);
+	uint32_t *v;
 	struct thread *t;
 
+	/* the thread of the last sample, most often */
+	if (d->last_thread < d->nthreads &&
+	    (t = &d->threads[d->last_thread])->tid == tid && t->pid == pid)
+		return t;
+	if ((v = m_find(&d->tids, (uint64_t)(uint32_t)tid)) != NULL &&
+	    d->threads[*v].pid == pid)
+		d->last_thread = *v;
 	if (v == NULL)
 		return create(d, pid, tid);
 	t = &d->threads[*v];
@@ -1228,7 +1258,7 @@ kwait(struct fold_perfdata *d, uint64_t ip, int java)
 	return KPEND | (uint32_t)d->nkp++;
 }
 
-static uint32_t frame(struct fold_perfdata *d, int mode, uint64_t ip,
+static inline uint32_t frame(struct fold_perfdata *d, int mode, uint64_t ip,
     struct maps *m, int java);
 
 /*
@@ -1314,8 +1344,12 @@ raw_add(struct fold_perfdata *d, uint32_t root, uint32_t *frames, size_t n,
 	fold_perf_count(d->p, fold_perf_stack(d->p, root, frames, n), w);
 }
 
-/* The frame id of ip in mode for thread maps m. */
-static uint32_t
+static uint32_t frame_new(struct fold_perfdata *d, int mode, uint64_t ip,
+    struct maps *m, int java, uint32_t key, size_t i);
+
+/* The frame id of ip in mode for thread maps m: from the cache (inline,
+ * the usual case), else frame_new(). */
+static inline uint32_t
 frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
     int java)
 {
@@ -1323,15 +1357,24 @@ frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
 	    m->gen : 0;
 	uint32_t key = (gen << 1 | (uint32_t)java) + 1;
 	size_t i;
-	struct fold_perf_frame f;
-	struct map *mp;
-	const char *dso = NULL;
-	struct fold_str nm;
 
 	for (i = mix(ip ^ ((uint64_t)key << 40)) & d->fcmask; d->fc[i].gen != 0;
 	    i = (i + 1) & d->fcmask)
 		if (d->fc[i].ip == ip && d->fc[i].gen == key)
 			return d->fc[i].fid;
+	return frame_new(d, mode, ip, m, java, key, i);
+}
+
+/* A frame not in the cache: made, and kept in slot i of it (or waiting). */
+static uint32_t
+frame_new(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
+    int java, uint32_t key, size_t i)
+{
+	struct fold_perf_frame f;
+	struct map *mp;
+	const char *dso = NULL;
+	struct fold_str nm;
+
 	if (mode == MODE_KERNEL && (d->o.symfs == NULL ||
 	    d->o.symfs[0] == '\0')) {
 		if (!d->kstarted) {	/* kallsyms, in the background */
@@ -1413,6 +1456,86 @@ frame(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
 		return fid;
 	}
 	return d->fc[i].fid;
+}
+
+static uint32_t
+smhash(uint32_t root, const uint32_t *f, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ root;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ f[i]) * 0xff51afd7ed558ccdULL;
+	return (uint32_t)(h ^ h >> 32);
+}
+
+static void
+smclear(struct fold_perfdata *d)
+{
+	if (d->sm == NULL || d->smn == 0)
+		return;
+	memset(d->sm, 0, (d->smmask + 1) * sizeof(*d->sm));
+	d->smn = 0;
+	d->nsmkeys = 0;
+}
+
+/* The stack of root and frames f[0..n) (no waiting ones): from the memo,
+ * else from perf.c, then kept. */
+static uint32_t
+stack_of(struct fold_perfdata *d, uint32_t root, const uint32_t *f, size_t n)
+{
+	uint32_t h = smhash(root, f, n), sid;
+	const uint32_t *k;
+	struct sment *e;
+	size_t i, j, cap;
+
+	if (d->sm == NULL) {
+		d->smmask = (1U << SMEMO_BITS) - 1;
+		d->sm = xcalloc(d->smmask + 1, sizeof(*d->sm));
+	}
+	for (i = h & d->smmask; (e = &d->sm[i])->n != 0; i = (i + 1) & d->smmask) {
+		if (e->h != h || e->n != n + 1)
+			continue;
+		k = d->smkeys + e->off;
+		if (k[0] != root)
+			continue;
+		for (j = 0; j < n && k[j + 1] == f[j]; j++)
+			;
+		if (j == n)
+			return e->sid;
+	}
+	sid = fold_perf_stack(d->p, root, f, n);
+	if (d->smn >= SMEMO_MAX || d->nsmkeys + n + 1 > UINT32_MAX / 2) {
+		smclear(d);
+		return sid;
+	}
+	fold_grow(&d->smkeys, &d->smkeycap, d->nsmkeys + n + 1,
+	    sizeof(*d->smkeys));
+	d->smkeys[d->nsmkeys] = root;
+	memcpy(d->smkeys + d->nsmkeys + 1, f, n * sizeof(*f));
+	e->h = h;
+	e->n = (uint32_t)(n + 1);
+	e->off = (uint32_t)d->nsmkeys;
+	e->sid = sid;
+	d->nsmkeys += n + 1;
+	if (++d->smn * 2 > d->smmask) {	/* grow: load at most 1/2 */
+		struct sment *o = d->sm, *nt;
+
+		cap = (d->smmask + 1) * 2;
+		nt = xcalloc(cap, sizeof(*nt));
+		for (i = 0; i <= d->smmask; i++) {
+			if (o[i].n == 0)
+				continue;
+			for (j = o[i].h & (cap - 1); nt[j].n != 0;
+			    j = (j + 1) & (cap - 1))
+				;
+			nt[j] = o[i];
+		}
+		free(o);
+		d->sm = nt;
+		d->smmask = cap - 1;
+	}
+	return sid;
 }
 
 static void
@@ -1501,7 +1624,8 @@ do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
 	}
 	if (d->rawsum > 0 && !raw_fits(d, fold_perf_weight(d->p, w)))
 		kresolve(d);	/* the order of counts may matter now */
-	fold_perf_sample(d->p, t->root, w, d->frames, n);
+	fold_perf_count(d->p, stack_of(d, t->root, d->frames, n),
+	    fold_perf_weight(d->p, w));
 }
 
 /* ---- the ordered queue --------------------------------------------------- */
@@ -2224,9 +2348,11 @@ reset(struct fold_perfdata *d, int again)
 	}
 	d->nmaps = 0;
 	d->nthreads = 0;
+	d->last_thread = (size_t)-1;
 	if (d->fcn > 0)
 		memset(d->fc, 0, (d->fcmask + 1) * sizeof(*d->fc));
 	d->fcn = 0;
+	smclear(d);
 	d->nq = 0;
 	for (i = 0; i < d->nchunks; i++)
 		d->chunks[i].refs = 0;
@@ -2331,6 +2457,8 @@ fold_perfdata_free(struct fold_perfdata *d)
 	free(d->maps);
 	free(d->fc);
 	free(d->frames);
+	free(d->sm);
+	free(d->smkeys);
 	free(d->kpip);
 	free(d->kpjava);
 	free(d->kfid);
