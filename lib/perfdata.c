@@ -98,6 +98,7 @@ enum {
 
 #define MAGIC2 0x32454c4946524550ULL	/* "PERFILE2" */
 #define MAX_STACK 127			/* perf script's --max-stack */
+#define NLAST 8				/* threads findnew() remembers */
 #define PROGRESS_MIN (64ULL << 20)
 
 /* ---- tables ---------------------------------------------------------- */
@@ -301,7 +302,8 @@ struct fold_perfdata {
 	/* threads and maps */
 	struct thread *threads;
 	size_t nthreads, threadcap;
-	size_t last_thread;	/* findnew()'s last answer, or (size_t)-1 */
+	size_t last_thread[NLAST];	/* findnew()'s last answers by tid,
+					   or (size_t)-1 */
 	struct u64map tids;
 	struct maps **maps;
 	size_t nmaps, mapscap;
@@ -803,7 +805,8 @@ new_thread(struct fold_perfdata *d, int32_t pid, int32_t tid, uint32_t maps)
 	t->root = FOLD_NOID;
 	t->java = 0;
 	m_put(&d->tids, (uint64_t)(uint32_t)tid, (uint32_t)d->nthreads);
-	d->last_thread = (size_t)-1;	/* the tid may have been another's */
+	/* the tid may have been another's */
+	d->last_thread[(uint32_t)tid % NLAST] = (size_t)-1;
 	return &d->threads[d->nthreads++];
 }
 
@@ -830,13 +833,16 @@ findnew(struct fold_perfdata *d, int32_t pid, int32_t tid)
 	uint32_t *v;
 	struct thread *t;
 
-	/* the thread of the last sample, most often */
-	if (d->last_thread < d->nthreads &&
-	    (t = &d->threads[d->last_thread])->tid == tid && t->pid == pid)
+	/* a thread of the last samples, most often (samples of several
+	 * CPUs come in turns) */
+	size_t *c = &d->last_thread[(uint32_t)tid % NLAST];
+
+	if (*c < d->nthreads && (t = &d->threads[*c])->tid == tid &&
+	    t->pid == pid)
 		return t;
 	if ((v = m_find(&d->tids, (uint64_t)(uint32_t)tid)) != NULL &&
 	    d->threads[*v].pid == pid)
-		d->last_thread = *v;
+		*c = *v;
 	if (v == NULL)
 		return create(d, pid, tid);
 	t = &d->threads[*v];
@@ -2348,7 +2354,8 @@ reset(struct fold_perfdata *d, int again)
 	}
 	d->nmaps = 0;
 	d->nthreads = 0;
-	d->last_thread = (size_t)-1;
+	for (i = 0; i < NLAST; i++)
+		d->last_thread[i] = (size_t)-1;
 	if (d->fcn > 0)
 		memset(d->fc, 0, (d->fcmask + 1) * sizeof(*d->fc));
 	d->fcn = 0;
