@@ -348,7 +348,7 @@ struct fold_perfdata {
 
 	/* the round queue */
 	struct qent *q, *qtmp;
-	size_t nq, qcap, qtmpcap;
+	size_t qh, nq, qcap, qtmpcap;	/* queued: q[qh..nq) */
 	uint64_t seq, next_flush, max_time;
 	int unsorted;		/* a record came before the one queued last */
 	struct chunk *chunks;
@@ -1698,21 +1698,25 @@ qless(const struct qent *x, const struct qent *y)
 }
 
 /*
- * Sort the queue by (time, arrival), stably.  A round is the records of
- * each CPU's buffer one after the other, each in time order: a natural
- * merge sort merges those runs, O(n log runs).
+ * Sort the queue (d->q[qh..nq)) by (time, arrival), stably.  A round is the
+ * records of each CPU's buffer one after the other, each in time order: a
+ * natural merge sort merges those runs, O(n log runs), between d->q and
+ * d->qtmp (which then trade places).
  */
 static void
 qsort_runs(struct fold_perfdata *d)
 {
-	struct qent *a = d->q, *b, *t;
-	size_t n = d->nq, i, lo, mid, hi, k, x, y;
-	int merged;
+	struct qent *a, *b, *base;
+	size_t n = d->nq - d->qh, lo, mid, hi, k, x, y, cap;
 
 	fold_grow(&d->qtmp, &d->qtmpcap, n, sizeof(*d->qtmp));
+	a = d->q + d->qh;
 	b = d->qtmp;
-	do {
-		merged = 0;
+	for (;;) {
+		for (mid = 1; mid < n && !qless(&a[mid], &a[mid - 1]); mid++)
+			;
+		if (mid >= n)
+			break;	/* one run: sorted */
 		for (lo = 0, k = 0; lo < n; lo = hi) {
 			for (mid = lo + 1; mid < n && !qless(&a[mid], &a[mid - 1]);
 			    mid++)
@@ -1729,41 +1733,41 @@ qsort_runs(struct fold_perfdata *d)
 				else
 					b[k++] = a[y++];
 			}
-			if (hi > mid)
-				merged = 1;
 		}
-		t = a;
-		a = b;
-		b = t;
-	} while (merged);
-	if (a != d->q)
-		for (i = 0; i < n; i++)
-			d->q[i] = a[i];
+		base = d->q;	/* trade places: b is the queue now */
+		d->q = b;
+		d->qtmp = base;
+		cap = d->qcap;
+		d->qcap = d->qtmpcap;
+		d->qtmpcap = cap;
+		d->qh = 0;
+		d->nq = n;
+		a = d->q;
+		b = d->qtmp;
+	}
 }
 
-/* Deliver the queued records up to time limit, in time order. */
+/* Deliver the queued records up to time limit, in time order; those left
+ * are d->q[qh..nq). */
 static void
 flush(struct fold_perfdata *d, uint64_t limit)
 {
 	size_t i, k = 0;
 
-	if (d->nq == 0)
+	if (d->nq == d->qh)
 		return;
 	if (d->unsorted)
 		qsort_runs(d);
 	d->unsorted = 0;	/* what is left is a sorted tail */
-	for (i = 0; i < d->nq && d->q[i].time <= limit; i++) {
+	for (i = d->qh; i < d->nq && d->q[i].time <= limit; i++) {
 		if (!d->refused)
 			deliver(d, d->q[i].rec, d->q[i].off);
 		if ((k = d->q[i].chunk) != NOCHUNK)
 			d->chunks[k].refs--;
 	}
-	if (i == d->nq) {
-		d->nq = 0;
-		return;
-	}
-	memmove(d->q, d->q + i, (d->nq - i) * sizeof(*d->q));
-	d->nq -= i;
+	if (i == d->nq)
+		d->nq = i = 0;
+	d->qh = i;
 }
 
 /* A kernel record at r (offset off in the file, or copied for a pipe). */
@@ -1785,8 +1789,15 @@ queue(struct fold_perfdata *d, const unsigned char *r, size_t size,
 	}
 	if (t > d->max_time)
 		d->max_time = t;
+	/* room at the front, when at least as much as is queued (each
+	 * record moves once, at most, on average) */
+	if (d->nq == d->qcap && d->qh > 0 && d->qh >= d->nq - d->qh) {
+		memmove(d->q, d->q + d->qh, (d->nq - d->qh) * sizeof(*d->q));
+		d->nq -= d->qh;
+		d->qh = 0;
+	}
 	fold_grow(&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
-	if (d->nq > 0 && t < d->q[d->nq - 1].time)
+	if (d->nq > d->qh && t < d->q[d->nq - 1].time)
 		d->unsorted = 1;
 	e = &d->q[d->nq++];
 	e->time = t;
@@ -2360,7 +2371,7 @@ reset(struct fold_perfdata *d, int again)
 		memset(d->fc, 0, (d->fcmask + 1) * sizeof(*d->fc));
 	d->fcn = 0;
 	smclear(d);
-	d->nq = 0;
+	d->nq = d->qh = 0;
 	for (i = 0; i < d->nchunks; i++)
 		d->chunks[i].refs = 0;
 	d->seq = d->next_flush = d->max_time = 0;
