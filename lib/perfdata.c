@@ -1308,11 +1308,8 @@ kresolve(struct fold_perfdata *d)
 	d->rawsum = 0;
 }
 
-/*
- * A sample of root and frames n, holding waiting kernel frames, of weight w
- * (fold_perf_weight()).  Counted apart while every count held and waiting
- * sums below 2^64; else counted alone in turn, as the text's would be.
- */
+/* 1 if every count held and waiting, and w, sum below 2^64: then no count
+ * can be too large, in whatever order they are added. */
 static int
 raw_fits(struct fold_perfdata *d, uint64_t w)
 {
@@ -1322,6 +1319,11 @@ raw_fits(struct fold_perfdata *d, uint64_t w)
 	    w < UINT64_MAX - held - d->rawsum;
 }
 
+/*
+ * A sample of root and frames n, holding waiting kernel frames, of weight w
+ * (fold_perf_weight()).  Counted apart while raw_fits(); else counted alone
+ * in turn, as the text's would be.
+ */
 static void
 raw_add(struct fold_perfdata *d, uint32_t root, uint32_t *frames, size_t n,
     uint64_t w)
