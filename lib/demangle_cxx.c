@@ -3171,11 +3171,14 @@ fx_addsub(struct fx *f, int start, int kind)
 	return 1;
 }
 
+/* n more components: always 1, the count only grows (fx_expansion()
+ * checks it before it takes it back), so fx_demangle() checks it once at
+ * the end rather than a branch at each of them */
 static inline int
 fx_comp(struct fx *f, int n)
 {
 	f->ncomp += n;
-	return f->ncomp <= f->maxcomp;
+	return 1;
 }
 
 static int fx_type(struct fx *f);
@@ -3200,7 +3203,7 @@ fx_source_name(struct fx *f)
 		return 0;
 	s = p;
 	f->p = p + n;
-	if (n >= 10 && s[0] == '_' && s[1] == 'G' &&
+	if (((n >= 10) & (s[0] == '_') & (s[n >= 2] == 'G')) &&
 	    memcmp(s, "_GLOBAL_", 8) == 0 &&
 	    (s[8] == '.' || s[8] == '_' || s[8] == '$') && s[9] == 'N') {
 		f->ln = "(anonymous namespace)";
@@ -3687,7 +3690,7 @@ fx_expansion(struct fx *f)
 			p1 = f->p;
 			nsub = f->nsub;
 			ncomp = f->ncomp;
-		} else if (f->p != p1)
+		} else if (f->p != p1 || f->ncomp > f->maxcomp)
 			return -1;
 		f->nsub = nsub;
 		f->ncomp = ncomp;
@@ -4061,11 +4064,11 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
 		goto special;
 	}
 	if (!fx_encoding(&f, flags & FOLD_DM_PARAMS) ||
-	    ((flags & FOLD_DM_PARAMS) && f.p != f.end))
+	    ((flags & FOLD_DM_PARAMS) && f.p != f.end) || f.ncomp > f.maxcomp)
 		return 0;
 	return (size_t)f.len;
 special:
-	if (!ok || !fx_comp(&f, 1) ||
+	if (!ok || !fx_comp(&f, 1) || f.ncomp > f.maxcomp ||
 	    ((flags & FOLD_DM_PARAMS) && f.p != f.end))
 		return 0;
 	return (size_t)f.len;

@@ -182,6 +182,21 @@ rs_putl(struct rs *r, const char *s, size_t n)
 	r->olen += n;
 }
 
+/* rs_put() for bytes of the symbol (s + n <= r->end): a short piece is
+ * copied as 32 bytes where the symbol and the output have room for them
+ * (what follows in the output is scratch), without a branch on n. */
+static void
+rs_put_sym(struct rs *r, const char *s, size_t n)
+{
+	if (r->skip || r->err || n == 0)	/* (s is NULL then) */
+		return;
+	if (n <= 32 && r->ocap - r->olen >= 32 && r->end - s >= 32) {
+		memcpy(r->out + r->olen, s, 32);
+		r->olen += n;
+	} else
+		rs_put(r, s, n);
+}
+
 static void
 rs_puts(struct rs *r, const char *s)
 {
@@ -191,7 +206,13 @@ rs_puts(struct rs *r, const char *s)
 static void
 rs_putc(struct rs *r, char c)
 {
-	rs_put(r, &c, 1);
+	if (r->skip || r->err)
+		return;
+	if (r->olen >= r->ocap) {
+		r->err = 1;
+		return;
+	}
+	r->out[r->olen++] = c;
 }
 
 static void
@@ -696,7 +717,18 @@ rs_skip_dis(struct rs *r)
 	size_t i = r->i, n = r->n;
 
 	if (i < n && s[i] == 's') {
-		for (i++; i < n && s[i] != '_'; i++)
+		/* (a crate's hash: some ten bytes; eight at a time while
+		 * there is no '_' in them, a zero byte in w ^ "________",
+		 * then one at a time) */
+		const uint64_t ones = 0x0101010101010101u;
+		uint64_t w;
+		for (i++; n - i >= 8; i += 8) {
+			memcpy(&w, s + i, 8);
+			w ^= ones * '_';
+			if (((w - ones) & ~w & (ones << 7)) != 0)
+				break;
+		}
+		for (; i < n && s[i] != '_'; i++)
 			;
 		if (i < n)
 			r->i = i + 1;
@@ -858,9 +890,47 @@ rs_print_ident(struct rs *r, const struct rs_ident *id)
 	if (r->err || r->skip)
 		return;
 	if (id->p == NULL)
-		rs_put(r, id->a, id->alen);
+		rs_put_sym(r, id->a, id->alen);
 	else
 		rs_puny(r, id);
+}
+
+/* An identifier printed, after "::" if sep (and nothing if it is
+ * empty): rs_ident() and rs_print_ident(), the plain ASCII ones that
+ * most are without the struct between them. */
+static void
+rs_name(struct rs *r, int sep)
+{
+	const char *s = r->s;
+	size_t i = r->i, n = r->n, len;
+	struct rs_ident id;
+
+	if (i < n && rs_digit(s[i])) {
+		len = (size_t)(s[i++] - '0');
+		if (len != 0)
+			while (i < n && rs_digit(s[i])) {
+				len = len * 10 + (size_t)(s[i++] - '0');
+				if (len > n)
+					goto slow;
+			}
+		if (i < n && s[i] == '_')
+			i++;
+		if (len > n - i)
+			goto slow;
+		r->i = i + len;
+		if (len > 0) {
+			if (sep)
+				rs_putl(r, "::", 2);
+			rs_put_sym(r, s + i, len);
+		}
+		return;
+	}
+slow:
+	if (rs_ident(r, &id) && (id.a != NULL || id.p != NULL)) {
+		if (sep)
+			rs_putl(r, "::", 2);
+		rs_print_ident(r, &id);
+	}
 }
 
 static void
@@ -921,8 +991,7 @@ rs_enter(struct rs *r)
 		r->depth--;
 		return 0;
 	}
-	if (r->depth > r->maxdepth)
-		r->maxdepth = r->depth;
+	r->maxdepth = r->depth > r->maxdepth ? r->depth : r->maxdepth;
 	return 1;
 }
 
@@ -1016,8 +1085,7 @@ rs_path(struct rs *r, int in_value)
 	switch (tag = rs_next(r)) {
 	case 'C':
 		rs_skip_dis(r);
-		rs_ident(r, &id);
-		rs_print_ident(r, &id);
+		rs_name(r, 0);
 		break;
 	case 'N':
 		ns = rs_next(r);
@@ -1026,30 +1094,28 @@ rs_path(struct rs *r, int in_value)
 			break;
 		}
 		rs_path(r, in_value);
-		if (rs_upper(ns))
-			dis = rs_opt62(r, 's');
-		else
+		if (rs_lower(ns)) {
 			rs_skip_dis(r);
+			rs_name(r, 1);
+			break;
+		}
+		/* a closure, shim or other special namespace */
+		dis = rs_opt62(r, 's');
 		rs_ident(r, &id);
-		if (rs_upper(ns)) {
-			rs_putl(r, "::{", 3);
-			if (ns == 'C')
-				rs_puts(r, "closure");
-			else if (ns == 'S')
-				rs_puts(r, "shim");
-			else
-				rs_putc(r, ns);
-			if (id.a != NULL || id.p != NULL) {
-				rs_putc(r, ':');
-				rs_print_ident(r, &id);
-			}
-			rs_putc(r, '#');
-			rs_uint(r, dis, 0);
-			rs_putc(r, '}');
-		} else if (id.a != NULL || id.p != NULL) {
-			rs_putl(r, "::", 2);
+		rs_putl(r, "::{", 3);
+		if (ns == 'C')
+			rs_puts(r, "closure");
+		else if (ns == 'S')
+			rs_puts(r, "shim");
+		else
+			rs_putc(r, ns);
+		if (id.a != NULL || id.p != NULL) {
+			rs_putc(r, ':');
 			rs_print_ident(r, &id);
 		}
+		rs_putc(r, '#');
+		rs_uint(r, dis, 0);
+		rs_putc(r, '}');
 		break;
 	case 'M':
 	case 'X':

@@ -13,8 +13,8 @@
 
 #include "fold.h"
 
-#define IBUF (1 << 18)	/* read(2) size */
-#define OBUF (1 << 20)	/* flushed when less than a name's room is left */
+#define IBUF (1 << 16)	/* read(2) size */
+#define OBUF (3 << 16)	/* flushed when less than a name's room is left */
 
 static char out[FOLD_DM_MAXOUT];	/* the passes not written (-n) */
 static char *obuf;
