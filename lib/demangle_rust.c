@@ -895,42 +895,55 @@ rs_print_ident(struct rs *r, const struct rs_ident *id)
 		rs_puny(r, id);
 }
 
-/* An identifier printed, after "::" if sep (and nothing if it is
- * empty): rs_ident() and rs_print_ident(), the plain ASCII ones that
- * most are without the struct between them. */
-static void
-rs_name(struct rs *r, int sep)
+/* rs_name() for what it leaves: punycode, malformed lengths. */
+static FOLD_NOINLINE void
+rs_name_slow(struct rs *r, int sep)
 {
-	const char *s = r->s;
-	size_t i = r->i, n = r->n, len;
 	struct rs_ident id;
 
-	if (i < n && rs_digit(s[i])) {
-		len = (size_t)(s[i++] - '0');
-		if (len != 0)
-			while (i < n && rs_digit(s[i])) {
-				len = len * 10 + (size_t)(s[i++] - '0');
-				if (len > n)
-					goto slow;
-			}
-		if (i < n && s[i] == '_')
-			i++;
-		if (len > n - i)
-			goto slow;
-		r->i = i + len;
-		if (len > 0) {
-			if (sep)
-				rs_putl(r, "::", 2);
-			rs_put_sym(r, s + i, len);
-		}
-		return;
-	}
-slow:
 	if (rs_ident(r, &id) && (id.a != NULL || id.p != NULL)) {
 		if (sep)
 			rs_putl(r, "::", 2);
 		rs_print_ident(r, &id);
 	}
+}
+
+/* [<disambiguator>] <identifier>: the identifier printed, after "::" if
+ * sep (and nothing if it is empty), as rs_skip_dis(), rs_ident() and
+ * rs_print_ident() would, the plain ASCII ones that most are in one
+ * go. */
+static void
+rs_name(struct rs *r, int sep)
+{
+	const char *s;
+	size_t i, n, len;
+
+	rs_skip_dis(r);
+	s = r->s;
+	i = r->i;
+	n = r->n;
+	if (i >= n || !rs_digit(s[i]))
+		goto slow;
+	len = (size_t)(s[i++] - '0');
+	if (len != 0)
+		while (i < n && rs_digit(s[i])) {
+			len = len * 10 + (size_t)(s[i++] - '0');
+			if (len > n)
+				goto slow;
+		}
+	if (i < n && s[i] == '_')
+		i++;
+	if (len > n - i)
+		goto slow;
+	r->i = i + len;
+	if (len > 0) {
+		if (sep)
+			rs_putl(r, "::", 2);
+		rs_put_sym(r, s + i, len);
+	}
+	return;
+slow:
+	rs_name_slow(r, sep);
 }
 
 static void
@@ -1084,7 +1097,6 @@ rs_path(struct rs *r, int in_value)
 		return;
 	switch (tag = rs_next(r)) {
 	case 'C':
-		rs_skip_dis(r);
 		rs_name(r, 0);
 		break;
 	case 'N':
@@ -1095,7 +1107,6 @@ rs_path(struct rs *r, int in_value)
 		}
 		rs_path(r, in_value);
 		if (rs_lower(ns)) {
-			rs_skip_dis(r);
 			rs_name(r, 1);
 			break;
 		}

@@ -29,8 +29,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define FOLD_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define FOLD_NOINLINE __attribute__((noinline))	/* a cold path kept out */
 #else
 #define FOLD_PRINTF(a, b)
+#define FOLD_NOINLINE
 #endif
 
 /* ---- util.c: program name, messages, allocation ----------------------- */
