@@ -89,8 +89,8 @@ done
 
 . "$top/tests/bench/shapes.sh"
 
-. "$top/tests/bench/demangle-rust.sh"
 . "$top/tests/bench/demangle.sh"
+. "$top/tests/bench/demangle-rust.sh"
 
 # The seed's Perl one-liner for leaf hotspots, for scale (100 MB).
 if command -v perl >/dev/null 2>&1; then

@@ -53,7 +53,7 @@ main(int argc, char **argv)
 #ifdef __APPLE__
 	kb /= 1024;		/* bytes there */
 #endif
-	printf("%.3f %ld %d %.3f\n", (double)(t1.tv_sec - t0.tv_sec) +
+	printf("%.5f %ld %d %.5f\n", (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, kb,
 	    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
 	    (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
