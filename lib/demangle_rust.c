@@ -185,7 +185,7 @@ rs_putl(struct rs *r, const char *s, size_t n)
 /* rs_put() for bytes of the symbol (s + n <= r->end): a short piece is
  * copied as 32 bytes where the symbol and the output have room for them
  * (what follows in the output is scratch), without a branch on n. */
-static void
+static inline void
 rs_put_sym(struct rs *r, const char *s, size_t n)
 {
 	if (r->skip || r->err || n == 0)	/* (s is NULL then) */
@@ -747,6 +747,31 @@ rs_opt62(struct rs *r, char tag)
 	return 1 + rs_int62(r);
 }
 
+/* An identifier's <decimal> ["_"] at s[*pi..n): its length if there are
+ * that many bytes left after it, else (size_t)-1; *pi past what was
+ * read. */
+static inline size_t
+rs_declen(const char *s, size_t n, size_t *pi)
+{
+	size_t i = *pi, len;
+
+	if (i >= n || !rs_digit(s[i]))
+		return (size_t)-1;
+	len = (size_t)(s[i++] - '0');
+	if (len != 0)
+		while (i < n && rs_digit(s[i])) {
+			len = len * 10 + (size_t)(s[i++] - '0');
+			if (len > n) {
+				*pi = i;
+				return (size_t)-1;
+			}
+		}
+	if (i < n && s[i] == '_')
+		i++;
+	*pi = i;
+	return len <= n - i ? len : (size_t)-1;
+}
+
 /* An identifier: ["u"] decimal length ["_"] bytes, put in *id (a NULL
  * when its ASCII part is empty).  0 (and the error set) if malformed. */
 static int
@@ -764,18 +789,7 @@ rs_ident(struct rs *r, struct rs_ident *id)
 		puny = 1;
 		i++;
 	}
-	if (i >= n || !rs_digit(s[i]))
-		goto bad;
-	len = (size_t)(s[i++] - '0');
-	if (len != 0)
-		while (i < n && rs_digit(s[i])) {
-			len = len * 10 + (size_t)(s[i++] - '0');
-			if (len > n)
-				goto bad;
-		}
-	if (i < n && s[i] == '_')
-		i++;
-	if (len > n - i)
+	if ((len = rs_declen(s, n, &i)) == (size_t)-1)
 		goto bad;
 	end = i + len;
 	r->i = end;
@@ -922,28 +936,16 @@ rs_name(struct rs *r, int sep)
 	s = r->s;
 	i = r->i;
 	n = r->n;
-	if (i >= n || !rs_digit(s[i]))
-		goto slow;
-	len = (size_t)(s[i++] - '0');
-	if (len != 0)
-		while (i < n && rs_digit(s[i])) {
-			len = len * 10 + (size_t)(s[i++] - '0');
-			if (len > n)
-				goto slow;
-		}
-	if (i < n && s[i] == '_')
-		i++;
-	if (len > n - i)
-		goto slow;
+	if ((len = rs_declen(s, n, &i)) == (size_t)-1) {
+		rs_name_slow(r, sep);	/* from r->i again */
+		return;
+	}
 	r->i = i + len;
 	if (len > 0) {
 		if (sep)
 			rs_putl(r, "::", 2);
 		rs_put_sym(r, s + i, len);
 	}
-	return;
-slow:
-	rs_name_slow(r, sep);
 }
 
 static void
