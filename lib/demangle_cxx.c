@@ -3203,7 +3203,7 @@ fx_source_name(struct fx *f)
 		return 0;
 	s = p;
 	f->p = p + n;
-	if (((n >= 10) & (s[0] == '_') & (s[n >= 2] == 'G')) &&
+	if (n >= 10 && s[0] == '_' && s[1] == 'G' &&
 	    memcmp(s, "_GLOBAL_", 8) == 0 &&
 	    (s[8] == '.' || s[8] == '_' || s[8] == '$') && s[9] == 'N') {
 		f->ln = "(anonymous namespace)";
