@@ -505,6 +505,7 @@ load_symbols(struct fold_elf *e, struct fold_elf *rt)
 	for (i = 0; i < 64; i++)
 		cidx[i] = ridx[i] = SIZE_MAX;
 	nsyms = (size_t)(st.size / esz);
+	fold_syms_reserve(e->syms, nsyms);	/* within the file: bounded */
 	for (i = 0; i < nsyms; i++) {
 		q = d + i * esz;
 		if (e->is64) {

@@ -46,6 +46,7 @@ struct tnode {
 	uint32_t l, r, p;
 	uint32_t pos;		/* index in v, NIL once erased */
 	uint8_t red;
+	uint8_t late;		/* FOLD_SYM_LATE: inserted after the erasures */
 };
 
 /* a kallsyms line read lazily: its name is parsed when first looked up */
@@ -94,6 +95,18 @@ fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
 	s->type = (uint16_t)type;
 	s->bind = (uint8_t)bind;
 	t->n++;
+}
+
+/* n bytes of memory about to be written whole: resident at once where
+ * that saves a page fault each (fold_prefault), zeroed if zero. */
+static void *
+resident(size_t n, int zero)
+{
+	void *p = zero ? xcalloc(1, n) : xmalloc(n);
+
+	if (n >= 16384)
+		fold_prefault(p, n);
+	return p;
 }
 
 /* ---- the red-black tree (CLRS, as Linux's lib/rbtree.c) ---- */
@@ -327,51 +340,110 @@ cmp_start(const void *a, const void *b)
 
 /*
  * v sorted by start, ties in the order of addition (v[i].idx == i on
- * entry): an LSD radix sort of (start, i) by bytes, stable, passes over the
- * bytes all starts share skipped; then v permuted once.
+ * entry): an LSD radix sort of keys by bytes, stable, passes over the bytes
+ * all keys share skipped; then v permuted in place, cycle by cycle.  A key
+ * is start << b | i in one word where the starts leave b bits for the index
+ * (file offsets do), else a start and an index.
  */
 struct skey {
 	uint64_t start;
 	uint32_t i;
 };
 
-static void
-sort_starts(struct fsym *v, size_t n)
+/* LSD radix sort of the n elements of a (size sz, a key word at offset 0),
+ * buffer b; returns which of the two holds the sorted run. */
+static void *
+radix(void *a, void *b, size_t n, size_t sz)
 {
-	struct skey *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b)),
-	    *x;
-	size_t (*cnt)[256] = xcalloc(8, sizeof(*cnt));
-	struct fsym *w;
-	size_t i, d, sum, c;
+	size_t (*cnt)[256] = xcalloc(8, sizeof(*cnt)), i, sum, c;
+	unsigned char *x = a, *y = b, *t;
+	uint64_t k;
+	unsigned d;
 
 	for (i = 0; i < n; i++) {
-		a[i].start = v[i].start;
-		a[i].i = (uint32_t)i;
+		memcpy(&k, x + i * sz, sizeof(k));
 		for (d = 0; d < 8; d++)
-			cnt[d][(v[i].start >> (8 * d)) & 0xff]++;
+			cnt[d][(k >> (8 * d)) & 0xff]++;
 	}
+	memcpy(&k, x, sizeof(k));
 	for (d = 0; d < 8; d++) {
-		if (cnt[d][(a[0].start >> (8 * d)) & 0xff] == n)
+		if (cnt[d][(k >> (8 * d)) & 0xff] == n)
 			continue;	/* one value of this byte: order kept */
 		for (i = 0, sum = 0; i < 256; i++) {
 			c = cnt[d][i];
 			cnt[d][i] = sum;
 			sum += c;
 		}
-		for (i = 0; i < n; i++)
-			b[cnt[d][(a[i].start >> (8 * d)) & 0xff]++] = a[i];
-		x = a;
-		a = b;
-		b = x;
+		for (i = 0; i < n; i++) {
+			memcpy(&k, x + i * sz, sizeof(k));
+			memcpy(y + cnt[d][(k >> (8 * d)) & 0xff]++ * sz,
+			    x + i * sz, sz);
+		}
+		t = x;
+		x = y;
+		y = t;
 	}
-	w = xmalloc(n * sizeof(*w));
-	for (i = 0; i < n; i++)
-		w[i] = v[a[i].i];
-	memcpy(v, w, n * sizeof(*v));
-	free(w);
-	free(a);
-	free(b);
 	free(cnt);
+	return x;
+}
+
+static void
+sort_starts(struct fsym *v, size_t n)
+{
+	uint32_t *to = resident(n * sizeof(*to), 0), j, s;
+	uint64_t max = 0, *w;
+	struct skey *a;
+	struct fsym tmp;
+	unsigned b = 1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].start > max)
+			max = v[i].start;
+	while (b < 32 && ((size_t)1 << b) < n)
+		b++;
+	if (max < (UINT64_C(1) << (64 - b))) {
+		uint64_t *k = resident(n * sizeof(*k), 0),
+		    *k2 = resident(n * sizeof(*k2), 0);
+
+		for (i = 0; i < n; i++)
+			k[i] = v[i].start << b | i;
+		w = radix(k, k2, n, sizeof(*k));
+		for (i = 0; i < n; i++)
+			to[i] = (uint32_t)(w[i] & (((uint64_t)1 << b) - 1));
+		free(k);
+		free(k2);
+	} else {
+		struct skey *k = resident(n * sizeof(*k), 0),
+		    *k2 = resident(n * sizeof(*k2), 0);
+
+		for (i = 0; i < n; i++) {
+			k[i].start = v[i].start;
+			k[i].i = (uint32_t)i;
+		}
+		a = radix(k, k2, n, sizeof(*k));
+		for (i = 0; i < n; i++)
+			to[i] = a[i].i;
+		free(k);
+		free(k2);
+	}
+	/* v[i] becomes v[to[i]]: each cycle of the permutation in turn, a
+	 * done place marked to[i] == i */
+	for (i = 0; i < n; i++) {
+		if (to[i] == i)
+			continue;
+		tmp = v[i];
+		for (j = (uint32_t)i;; j = s) {
+			s = to[j];
+			to[j] = j;
+			if (s == i) {
+				v[j] = tmp;
+				break;
+			}
+			v[j] = v[s];
+		}
+	}
+	free(to);
 }
 
 static size_t
@@ -427,30 +499,38 @@ fold_syms_own(struct fold_syms *t, void *p)
 	t->own = p;
 }
 
-/* perf's tree for t's symbols (n0 added; erased[] lost at the same
- * start, in the order perf erases them). */
+/* A symbol perf erases as a duplicate: its index of addition and start. */
+struct gone {
+	uint64_t start;
+	uint32_t idx;
+};
+
+/* perf's tree for t's symbols (n0 added: those kept in t->v, the others in
+ * g[0..ng), in the order perf erases them at the same start). */
 static void
-build_tree(struct fold_syms *t, size_t n0, const uint64_t *start,
-    const unsigned char *late, const uint32_t *erased, size_t nerased)
+build_tree(struct fold_syms *t, size_t n0, const struct gone *g, size_t ng)
 {
-	struct tnode *n = xcalloc(n0, sizeof(*n));
+	struct tnode *n = resident(n0 * sizeof(*n), 1);
 	size_t i;
 
 	t->t = n;
 	t->root = NIL;
-	for (i = 0; i < n0; i++) {
-		n[i].start = start[i];
-		n[i].pos = NIL;
-	}
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
+		n[t->v[i].idx].start = t->v[i].start;
 		n[t->v[i].idx].pos = (uint32_t)i;
+		n[t->v[i].idx].late = (t->v[i].type & FOLD_SYM_LATE) != 0;
+	}
+	for (i = 0; i < ng; i++) {	/* never late (see fold_syms_done) */
+		n[g[i].idx].start = g[i].start;
+		n[g[i].idx].pos = NIL;
+	}
 	for (i = 0; i < n0; i++)
-		if (!late[i])
+		if (!n[i].late)
 			tree_insert(t, (uint32_t)i);
-	for (i = 0; i < nerased; i++)
-		tree_erase(t, erased[i]);
+	for (i = 0; i < ng; i++)
+		tree_erase(t, g[i].idx);
 	for (i = 0; i < n0; i++)
-		if (late[i])
+		if (n[i].late)
 			tree_insert(t, (uint32_t)i);
 }
 
@@ -458,19 +538,11 @@ void
 fold_syms_done(struct fold_syms *t, int kind)
 {
 	struct fsym *v = t->v, *p, *c;
-	size_t i, j, n = t->n, n0 = t->n, nerased = 0;
-	uint64_t max, *start;
-	uint32_t *erased;
-	unsigned char *late;
+	size_t i, j, n = t->n, n0 = t->n, ng = 0, gcap = 0;
+	uint64_t max;
+	struct gone *g = NULL;
 	int kallsyms = kind == FOLD_SYMS_KALLSYMS, overlap = 0;
 
-	start = xmalloc((n0 ? n0 : 1) * sizeof(*start));
-	late = xmalloc(n0 ? n0 : 1);
-	erased = xmalloc((n0 ? n0 : 1) * sizeof(*erased));
-	for (i = 0; i < n0; i++) {
-		start[i] = v[i].start;
-		late[i] = (v[i].type & FOLD_SYM_LATE) != 0;
-	}
 	for (i = 1; i < n; i++)	/* often sorted already (kallsyms) */
 		if (cmp_start(&v[i - 1], &v[i]) > 0)
 			break;
@@ -499,10 +571,12 @@ fold_syms_done(struct fold_syms *t, int kind)
 		for (i = 0, j = 0; i < n; i++) {
 			if (j > 0 && v[j - 1].start == v[i].start &&
 			    !((v[i].type | v[j - 1].type) & FOLD_SYM_LATE)) {
+				fold_grow(&g, &gcap, ng + 1, sizeof(*g));
+				g[ng].start = v[i].start;
 				if (better(&v[j - 1], &v[i]))
-					erased[nerased++] = v[i].idx;
+					g[ng++].idx = v[i].idx;
 				else {
-					erased[nerased++] = v[j - 1].idx;
+					g[ng++].idx = v[j - 1].idx;
 					v[j - 1] = v[i];
 				}
 				continue;
@@ -511,7 +585,7 @@ fold_syms_done(struct fold_syms *t, int kind)
 		}
 		t->n = n = j;
 	}
-	t->starts = xmalloc((n ? n : 1) * sizeof(*t->starts));
+	t->starts = resident((n ? n : 1) * sizeof(*t->starts), 0);
 	for (i = 0, max = 0; i < n; i++) {
 		t->starts[i] = v[i].start;
 		v[i].shared = i > 0 && (v[i].start < max ||
@@ -521,10 +595,8 @@ fold_syms_done(struct fold_syms *t, int kind)
 			max = v[i].end;
 	}
 	if (overlap)
-		build_tree(t, n0, start, late, erased, nerased);
-	free(start);
-	free(late);
-	free(erased);
+		build_tree(t, n0, g, ng);
+	free(g);
 }
 
 static const char *lazy_find(const struct fold_syms *t, uint64_t addr,
