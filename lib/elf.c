@@ -614,6 +614,7 @@ load_plt(struct fold_elf *e, struct fold_elf *rt)
 	if (nrel > rel.size / resz)
 		nrel = (size_t)(rel.size / resz);
 	off = plt.offset + hdr;
+	fold_syms_reserve(e->syms, fold_syms_count(e->syms) + nrel);
 	for (i = 0; i < nrel; i++, off += ent) {
 		q = rd_ + i * (rel.entsize < resz ? resz : rel.entsize);
 		if ((uint64_t)(q - rd_) + resz > rel.size)

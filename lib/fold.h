@@ -1048,7 +1048,10 @@ struct fold_syms;
  * A type with FOLD_SYM_LATE is a symbol perf adds after those rules (PLT
  * entries): it ends no zero-size symbol and is merged with none.
  * Where symbols overlap, the one found is the one perf's red-black tree
- * finds: the tree is rebuilt as perf builds it (see syms.c).
+ * finds: the tree is rebuilt as perf builds it (see syms.c), by the first
+ * lookup that needs it.  So a lookup may still write to the table (that
+ * tree; the names of a lazy kallsyms table, below): lookups in one table
+ * must not run in two threads at once.
  */
 #define FOLD_SYM_LATE 0x100
 enum { FOLD_SYMS_ELF, FOLD_SYMS_KALLSYMS, FOLD_SYMS_PERFMAP };

@@ -58,6 +58,12 @@ struct kent {
 };
 #define KMOD 0x80000000u
 
+/* A symbol perf erases as a duplicate: its index of addition and start. */
+struct gone {
+	uint64_t start;
+	uint32_t idx;
+};
+
 struct fold_syms {
 	struct kent *k;		/* lazy kallsyms (then v is unused) */
 	char *kbuf;
@@ -65,8 +71,10 @@ struct fold_syms {
 	size_t n, cap;
 	void *own;
 	uint64_t *starts;	/* v[i].start, searched */
-	struct tnode *t;	/* NULL: no overlaps */
+	struct tnode *t;	/* perf's tree, NULL until first needed */
 	uint32_t root;
+	struct gone *g;		/* for the tree: the duplicates erased */
+	size_t n0, ng;		/* symbols added, erased */
 };
 
 struct fold_syms *
@@ -324,8 +332,12 @@ tree_erase(struct fold_syms *t, uint32_t z)
 void
 fold_syms_reserve(struct fold_syms *t, size_t n)
 {
-	if (n < UINT32_MAX)
-		fold_grow(&t->v, &t->cap, n, sizeof(*t->v));
+	if (n >= UINT32_MAX || n <= t->cap)
+		return;
+	t->v = xrealloc(t->v, n * sizeof(*t->v));	/* each filled by add */
+	if (n - t->cap >= 16384 / sizeof(*t->v))
+		fold_prefault(t->v + t->cap, (n - t->cap) * sizeof(*t->v));
+	t->cap = n;
 }
 
 static int
@@ -499,12 +511,6 @@ fold_syms_own(struct fold_syms *t, void *p)
 	t->own = p;
 }
 
-/* A symbol perf erases as a duplicate: its index of addition and start. */
-struct gone {
-	uint64_t start;
-	uint32_t idx;
-};
-
 /* perf's tree for t's symbols (n0 added: those kept in t->v, the others in
  * g[0..ng), in the order perf erases them at the same start). */
 static void
@@ -594,9 +600,12 @@ fold_syms_done(struct fold_syms *t, int kind)
 		if (v[i].end > max)
 			max = v[i].end;
 	}
-	if (overlap)
-		build_tree(t, n0, g, ng);
-	free(g);
+	if (overlap) {	/* the tree when a lookup lands where it decides */
+		t->g = g;
+		t->n0 = n0;
+		t->ng = ng;
+	} else
+		free(g);
 }
 
 static const char *lazy_find(const struct fold_syms *t, uint64_t addr,
@@ -627,8 +636,13 @@ fold_syms_find(const struct fold_syms *t, uint64_t addr, uint64_t *start,
 		return NULL;
 	f = &v[lo - 1];
 	/* where no other symbol holds f's start, f alone decides; else the
-	 * answer is the one perf's tree gives */
-	if (n != NULL && f->shared) {
+	 * answer is the one perf's tree gives (built the first time: a table
+	 * is built in the lookup's thread, see fold.h) */
+	if (f->shared) {
+		if (n == NULL) {
+			build_tree((struct fold_syms *)t, t->n0, t->g, t->ng);
+			n = t->t;
+		}
 		for (x = t->root; x != NIL;) {
 			f = &v[n[x].pos];
 			if (addr < f->start)
@@ -923,6 +937,7 @@ fold_syms_free(struct fold_syms *t)
 	free(t->v);
 	free(t->starts);
 	free(t->t);
+	free(t->g);
 	free(t->own);
 	free(t);
 }
