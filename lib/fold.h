@@ -1050,8 +1050,8 @@ struct fold_syms;
  * Where symbols overlap, the one found is the one perf's red-black tree
  * finds: the tree is rebuilt as perf builds it (see syms.c), by the first
  * lookup that needs it.  So a lookup may still write to the table (that
- * tree; the names of a lazy kallsyms table, below): lookups in one table
- * must not run in two threads at once.
+ * tree; the names a lazy kallsyms table has found, below): lookups in one
+ * table must not run in two threads at once.
  */
 #define FOLD_SYM_LATE 0x100
 enum { FOLD_SYMS_ELF, FOLD_SYMS_KALLSYMS, FOLD_SYMS_PERFMAP };
@@ -1078,9 +1078,10 @@ struct fold_syms *fold_syms_kallsyms(const char *buf, size_t n);
  * table is read lazily where it can be (syms.c: one pass keeps the start and
  * line of each symbol, a lookup applies perf's rules where it lands);
  * fold_syms_kallsyms_full() builds it whole, the same answers (for checks).
- * fold_syms_kallsyms_lazy(): buf stays the caller's (n + 1 bytes, writable:
- * names are NUL-terminated in it when first found), to keep as long as the
- * table; NULL where the lazy form cannot answer as the whole table would. */
+ * fold_syms_kallsyms_lazy(): buf stays the caller's (n + 1 bytes, the last
+ * set to 0 if it is not; the others are only read: names are copied out as
+ * they are found), to keep as long as the table; NULL where the lazy form
+ * cannot answer as the whole table would. */
 struct fold_syms *fold_syms_kallsyms_own(char *buf, size_t n);
 struct fold_syms *fold_syms_kallsyms_full(char *buf, size_t n);
 struct fold_syms *fold_syms_kallsyms_lazy(char *buf, size_t n);

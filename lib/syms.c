@@ -58,6 +58,13 @@ struct kent {
 };
 #define KMOD 0x80000000u
 
+/* the name and module of k[i], copied out of the buffer when first found
+ * (the buffer is a private mapping: a byte written there would copy a page) */
+struct kname {
+	const char *name, *module;
+	uint32_t i;		/* + 1; 0: an empty slot */
+};
+
 /* A symbol perf erases as a duplicate: its index of addition and start. */
 struct gone {
 	uint64_t start;
@@ -66,7 +73,10 @@ struct gone {
 
 struct fold_syms {
 	struct kent *k;		/* lazy kallsyms (then v is unused) */
-	char *kbuf;
+	const char *kbuf;
+	struct kname *kn;	/* names of k[] found so far, by index */
+	size_t knmask, knn;
+	struct fold_arena kna;	/* their copies */
 	struct fsym *v;
 	size_t n, cap;
 	void *own;
@@ -713,26 +723,74 @@ kend(const struct fold_syms *t, size_t i)
 	return k[i + 1].start;
 }
 
-/* k[i] as a symbol: name and module NUL-terminated in the buffer, as the
- * whole table would have them (the name ends at the first tab, the module
- * at the end of the line; either sooner at a NUL byte) */
+/* A copy of the n bytes at p, NUL-terminated, in t's arena. */
+static const char *
+kcopy(struct fold_syms *t, const char *p, size_t n)
+{
+	char *c = fold_arena_alloc(&t->kna, n + 1);
+
+	memcpy(c, p, n);
+	c[n] = '\0';
+	return c;
+}
+
+/* The names of k[i]: from the memo, else copied and kept (the name ends at
+ * the first tab, the module at the end of the line; either sooner at a NUL
+ * byte, as in the table built whole). */
+static const struct kname *
+kname(struct fold_syms *t, size_t i)
+{
+	const struct kent *e = &t->k[i];
+	const char *name = t->kbuf + e->name, *m;
+	struct kname *o;
+	size_t h, j, cap;
+
+	if (t->kn == NULL) {
+		t->knmask = 255;
+		t->kn = xcalloc(t->knmask + 1, sizeof(*t->kn));
+	}
+	for (h = (i * 0x9e3779b97f4a7c15ULL) >> 20 & t->knmask; t->kn[h].i != 0;
+	    h = (h + 1) & t->knmask)
+		if (t->kn[h].i == i + 1)
+			return &t->kn[h];
+	t->kn[h].i = (uint32_t)i + 1;
+	t->kn[h].name = kcopy(t, name, strnlen(name, e->len & ~KMOD));
+	t->kn[h].module = NULL;
+	if (e->len & KMOD) {
+		m = name + (e->len & ~KMOD) + 1;
+		for (j = 0; m[j] != '\0' && m[j] != '\n'; j++)
+			;
+		t->kn[h].module = kcopy(t, m, j);
+	}
+	if (++t->knn * 2 <= t->knmask)
+		return &t->kn[h];
+	cap = (t->knmask + 1) * 2;	/* grow: load at most 1/2 */
+	o = t->kn;
+	t->kn = xcalloc(cap, sizeof(*t->kn));
+	for (j = 0; j <= t->knmask; j++) {
+		if (o[j].i == 0)
+			continue;
+		for (h = ((size_t)(o[j].i - 1) * 0x9e3779b97f4a7c15ULL) >> 20 &
+		    (cap - 1); t->kn[h].i != 0; h = (h + 1) & (cap - 1))
+			;
+		t->kn[h] = o[j];
+	}
+	free(o);
+	t->knmask = cap - 1;
+	return kname(t, i);
+}
+
+/* k[i] as a symbol, as the whole table would have it.  A lookup keeps the
+ * names it finds: t changes (see fold.h). */
 static void
 kfill(const struct fold_syms *t, size_t i, struct fsym *f)
 {
-	const struct kent *e = &t->k[i];
-	char *name = t->kbuf + e->name, *m;
-	int type = (unsigned char)name[-2];
+	const struct kname *kn = kname((struct fold_syms *)t, i);
+	int type = (unsigned char)t->kbuf[t->k[i].name - 2];
 
-	name[e->len & ~KMOD] = '\0';
-	f->module = NULL;
-	if (e->len & KMOD) {
-		f->module = m = name + (e->len & ~KMOD) + 1;
-		while (*m != '\0' && *m != '\n')
-			m++;
-		*m = '\0';
-	}
-	f->name = name;
-	f->start = e->start;
+	f->name = kn->name;
+	f->module = kn->module;
+	f->start = t->k[i].start;
 	f->end = kend(t, i);
 	f->bind = type == 'W' ? STB_WEAK : (type >= 'A' && type <= 'Z') ?
 	    STB_GLOBAL : 0;
@@ -938,6 +996,8 @@ fold_syms_free(struct fold_syms *t)
 	free(t->starts);
 	free(t->t);
 	free(t->g);
+	free(t->kn);
+	fold_arena_free(&t->kna);
 	free(t->own);
 	free(t);
 }

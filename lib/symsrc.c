@@ -729,9 +729,9 @@ proc_kallsyms_head(const char *name)
 	return at;
 }
 
-/* A regular file mapped private and writable (the lazy table writes NULs
- * into the lines it looks up), with a byte after its end: NULL if it cannot
- * be, or if that byte is past the mapping. */
+/* A regular file mapped private and writable (the lazy table may set the
+ * byte after the end), with that byte inside the mapping (so 0, never
+ * written): NULL if it cannot be. */
 static char *
 mapfile(const char *path, size_t *len)
 {
