@@ -2179,6 +2179,7 @@ free_chunk(struct fold_perfdata *d, size_t need)
 		cap *= 2;
 	c = &d->chunks[d->nchunks];
 	c->buf = xmalloc(cap);
+	fold_prefault(c->buf, cap);	/* filled whole, then reused */
 	c->cap = cap;
 	c->refs = 0;
 	return (uint32_t)d->nchunks++;
