@@ -1844,7 +1844,19 @@ fold_perf_print(struct fold_perf *p)
 	uint32_t id;
 	uint64_t c;
 
-	obuf = NULL;
+	/* the lines' length first: their buffer made once, resident at once */
+	for (i = 0; i < ns && i < st->countcap; i++) {
+		if (st->counts[i] == 0)
+			continue;
+		s = fold_intern_str(&st->stacks, (uint32_t)i);
+		for (k = 0; k < s.len / sizeof(uint32_t); k++) {
+			memcpy(&id, s.s + k * sizeof(id), sizeof(id));
+			cap += fold_intern_str(&st->names, id).len + 1;
+		}
+	}
+	obuf = xmalloc(cap + 1);
+	if (cap >= 16384)
+		fold_prefault(obuf, cap);
 	for (i = 0; i < ns; i++) {
 		if (i >= st->countcap || st->counts[i] == 0)
 			continue;	/* only overflowed samples */
