@@ -116,12 +116,16 @@ fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
 }
 
 /* n bytes of memory about to be written whole: resident at once where
- * that saves a page fault each (fold_prefault), zeroed if zero. */
+ * that saves a page fault each (fold_prefault, as xcalloc() does), zeroed
+ * if zero. */
 static void *
 resident(size_t n, int zero)
 {
-	void *p = zero ? xcalloc(1, n) : xmalloc(n);
+	void *p;
 
+	if (zero)
+		return xcalloc(1, n);
+	p = xmalloc(n);
 	if (n >= 16384)
 		fold_prefault(p, n);
 	return p;

@@ -90,14 +90,27 @@ xmalloc(size_t n)
 	return p;
 }
 
+/* From this size on, memory about to be written whole is made resident in
+ * one call (fold_prefault) rather than by a page fault a page. */
+#define PREFAULT_MIN (16 * 1024)
+
 void *
 xcalloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size ? size : 1);
+	void *p;
 
-	if (p == NULL)
+	if (size != 0 && n > ((size_t)-1) / size)
 		nomem();
-	return p;
+	if (n * size < PREFAULT_MIN) {
+		if ((p = calloc(n ? n : 1, size ? size : 1)) == NULL)
+			nomem();
+		return p;
+	}
+	/* zeroed by hand, the pages resident first: calloc() would fault
+	 * them in one by one as it zeroes (or as the caller first writes) */
+	p = xmalloc(n * size);
+	fold_prefault(p, n * size);
+	return memset(p, 0, n * size);
 }
 
 void *
@@ -161,7 +174,7 @@ fold_grow_slow(void *arrp, size_t *cap, size_t need, size_t elsize)
 	*arr = xrealloc(*arr, ncap * elsize);
 	/* big arrays: the new pages resident in a few calls, not a fault
 	 * each (see fold_prefault) */
-	if ((ncap - *cap) * elsize >= PREFAULT_PIECE)
+	if ((ncap - *cap) * elsize >= PREFAULT_MIN)
 		fold_prefault(*arr + *cap * elsize, (ncap - *cap) * elsize);
 	memset(*arr + *cap * elsize, 0, (ncap - *cap) * elsize);
 	*cap = ncap;
