@@ -62,7 +62,6 @@ struct kent {
  * (the buffer is a private mapping: a byte written there would copy a page) */
 struct kname {
 	const char *name, *module;
-	uint32_t i;		/* + 1; 0: an empty slot */
 };
 
 /* A symbol perf erases as a duplicate: its index of addition and start. */
@@ -74,9 +73,11 @@ struct gone {
 struct fold_syms {
 	struct kent *k;		/* lazy kallsyms (then v is unused) */
 	const char *kbuf;
-	struct kname *kn;	/* names of k[] found so far, by index */
-	size_t knmask, knn;
-	struct fold_arena kna;	/* their copies */
+	struct fold_intern kid;	/* indexes i of k[] found so far (4 bytes) */
+	int kidon;		/* kid initialized */
+	struct kname *kn;	/* their names, by id in kid */
+	size_t kncap;
+	struct fold_arena kna;	/* the names' copies */
 	struct fsym *v;
 	size_t n, cap;
 	void *own;
@@ -746,42 +747,29 @@ kname(struct fold_syms *t, size_t i)
 {
 	const struct kent *e = &t->k[i];
 	const char *name = t->kbuf + e->name, *m;
-	struct kname *o;
-	size_t h, j, cap;
+	uint32_t key = (uint32_t)i, id;
+	struct kname *kn;
+	size_t j;
+	int isnew;
 
-	if (t->kn == NULL) {
-		t->knmask = 255;
-		t->kn = xcalloc(t->knmask + 1, sizeof(*t->kn));
+	if (!t->kidon) {
+		fold_intern_init(&t->kid);
+		t->kidon = 1;
 	}
-	for (h = (i * 0x9e3779b97f4a7c15ULL) >> 20 & t->knmask; t->kn[h].i != 0;
-	    h = (h + 1) & t->knmask)
-		if (t->kn[h].i == i + 1)
-			return &t->kn[h];
-	t->kn[h].i = (uint32_t)i + 1;
-	t->kn[h].name = kcopy(t, name, strnlen(name, e->len & ~KMOD));
-	t->kn[h].module = NULL;
+	id = fold_intern(&t->kid, (const char *)&key, sizeof(key), &isnew);
+	if (!isnew)
+		return &t->kn[id];
+	fold_grow(&t->kn, &t->kncap, (size_t)id + 1, sizeof(*t->kn));
+	kn = &t->kn[id];
+	kn->name = kcopy(t, name, strnlen(name, e->len & ~KMOD));
+	kn->module = NULL;
 	if (e->len & KMOD) {
 		m = name + (e->len & ~KMOD) + 1;
 		for (j = 0; m[j] != '\0' && m[j] != '\n'; j++)
 			;
-		t->kn[h].module = kcopy(t, m, j);
+		kn->module = kcopy(t, m, j);
 	}
-	if (++t->knn * 2 <= t->knmask)
-		return &t->kn[h];
-	cap = (t->knmask + 1) * 2;	/* grow: load at most 1/2 */
-	o = t->kn;
-	t->kn = xcalloc(cap, sizeof(*t->kn));
-	for (j = 0; j <= t->knmask; j++) {
-		if (o[j].i == 0)
-			continue;
-		for (h = ((size_t)(o[j].i - 1) * 0x9e3779b97f4a7c15ULL) >> 20 &
-		    (cap - 1); t->kn[h].i != 0; h = (h + 1) & (cap - 1))
-			;
-		t->kn[h] = o[j];
-	}
-	free(o);
-	t->knmask = cap - 1;
-	return kname(t, i);
+	return kn;
 }
 
 /* k[i] as a symbol, as the whole table would have it.  A lookup keeps the
@@ -1000,6 +988,8 @@ fold_syms_free(struct fold_syms *t)
 	free(t->starts);
 	free(t->t);
 	free(t->g);
+	if (t->kidon)
+		fold_intern_free(&t->kid);
 	free(t->kn);
 	fold_arena_free(&t->kna);
 	free(t->own);
