@@ -116,19 +116,21 @@ fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
 	t->n++;
 }
 
-/* n bytes of memory about to be written whole: resident at once where
- * that saves a page fault each (fold_prefault, as xcalloc() does), zeroed
- * if zero. */
+/* Memory for n elements of size sz about to be written whole: resident at
+ * once where that saves a page fault each (fold_prefault, as xcalloc()
+ * does), zeroed if zero. */
 static void *
-resident(size_t n, int zero)
+resident(size_t n, size_t sz, int zero)
 {
 	void *p;
 
-	if (zero)
-		return xcalloc(1, n);
-	p = xmalloc(n);
-	if (n >= 16384)
-		fold_prefault(p, n);
+	if (zero || n == 0)
+		return xcalloc(n, sz);
+	if (n > ((size_t)-1) / sz)
+		return xcalloc(n, sz);	/* which says out of memory */
+	p = xmalloc(n * sz);
+	if (n * sz >= 16384)
+		fold_prefault(p, n * sz);
 	return p;
 }
 
@@ -347,8 +349,9 @@ tree_erase(struct fold_syms *t, uint32_t z)
 void
 fold_syms_reserve(struct fold_syms *t, size_t n)
 {
-	if (n >= UINT32_MAX || n <= t->cap)
-		return;
+	if (n >= UINT32_MAX || n <= t->cap ||
+	    n > ((size_t)-1) / sizeof(*t->v))
+		return;		/* (fold_grow() says out of memory) */
 	t->v = xrealloc(t->v, n * sizeof(*t->v));	/* each filled by add */
 	if (n - t->cap >= 16384 / sizeof(*t->v))
 		fold_prefault(t->v + t->cap, (n - t->cap) * sizeof(*t->v));
@@ -417,7 +420,7 @@ radix(void *a, void *b, size_t n, size_t sz)
 static void
 sort_starts(struct fsym *v, size_t n)
 {
-	uint32_t *to = resident(n * sizeof(*to), 0), j, s;
+	uint32_t *to = resident(n, sizeof(*to), 0), j, s;
 	uint64_t max = 0, *w;
 	struct skey *a;
 	struct fsym tmp;
@@ -430,8 +433,8 @@ sort_starts(struct fsym *v, size_t n)
 	while (b < 32 && ((size_t)1 << b) < n)
 		b++;
 	if (max < (UINT64_C(1) << (64 - b))) {
-		uint64_t *k = resident(n * sizeof(*k), 0),
-		    *k2 = resident(n * sizeof(*k2), 0);
+		uint64_t *k = resident(n, sizeof(*k), 0),
+		    *k2 = resident(n, sizeof(*k2), 0);
 
 		for (i = 0; i < n; i++)
 			k[i] = v[i].start << b | i;
@@ -441,8 +444,8 @@ sort_starts(struct fsym *v, size_t n)
 		free(k);
 		free(k2);
 	} else {
-		struct skey *k = resident(n * sizeof(*k), 0),
-		    *k2 = resident(n * sizeof(*k2), 0);
+		struct skey *k = resident(n, sizeof(*k), 0),
+		    *k2 = resident(n, sizeof(*k2), 0);
 
 		for (i = 0; i < n; i++) {
 			k[i].start = v[i].start;
@@ -531,7 +534,7 @@ fold_syms_own(struct fold_syms *t, void *p)
 static void
 build_tree(struct fold_syms *t, size_t n0, const struct gone *g, size_t ng)
 {
-	struct tnode *n = resident(n0 * sizeof(*n), 1);
+	struct tnode *n = resident(n0, sizeof(*n), 1);
 	size_t i;
 
 	t->t = n;
@@ -606,7 +609,7 @@ fold_syms_done(struct fold_syms *t, int kind)
 		}
 		t->n = n = j;
 	}
-	t->starts = resident((n ? n : 1) * sizeof(*t->starts), 0);
+	t->starts = resident(n ? n : 1, sizeof(*t->starts), 0);
 	for (i = 0, max = 0; i < n; i++) {
 		t->starts[i] = v[i].start;
 		v[i].shared = i > 0 && (v[i].start < max ||
