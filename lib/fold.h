@@ -1161,6 +1161,14 @@ struct fold_symsrc *fold_symsrc_new(const char *symfs, const char *buildid_dir,
 void fold_symsrc_buildid(struct fold_symsrc *s, const char *path,
     size_t pathlen, const unsigned char *id, size_t idlen);
 /*
+ * Open and index, in a thread of its own, every object that has a build id
+ * by now and no lookup yet (perf.data's BUILD_ID feature lists those that
+ * samples hit), while the caller reads on; a lookup in one of them waits
+ * for it, or takes it back if the thread has not begun it.  Once per run;
+ * where no thread can be made, nothing is done ahead.
+ */
+void fold_symsrc_prefetch(struct fold_symsrc *s);
+/*
  * The object of a recorded path, found or created (one hash lookup; nothing
  * is opened yet).  Keep the handle with the map: it is valid until
  * fold_symsrc_free().  A path /tmp/perf-PID.map is read as a perf map

@@ -1437,7 +1437,7 @@ frame_new(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
 	d->fc[i].fid = fold_perf_frame_id(d->p, &f, java);
 	if (d->fc[i].fid & KPEND)
 		fold_die(1, "too many distinct frames");
-	if (++d->fcn * 2 > d->fcmask) {	/* grow, or start over when big */
+	if (++d->fcn * 4 > d->fcmask * 3) {	/* past 3/4: grow, or start over */
 		size_t cap = (d->fcmask + 1) * 2, j;
 		struct fent *o = d->fc, *nf;
 		uint32_t fid = d->fc[i].fid;
@@ -2148,6 +2148,7 @@ file_mode(struct fold_perfdata *d, struct src *sr)
 	}
 	if (d->refused || check_dwarf(d))
 		return;
+	fold_symsrc_prefetch(d->ss);	/* the objects samples hit, meanwhile */
 	d->total = dlen;
 	d->done = doff;
 	d->progress = (d->o.flags & FOLD_PERFDATA_PROGRESS) &&

@@ -53,6 +53,28 @@ struct fold_dso {
 	int loaded, checked;
 	struct fold_elf *syms, *rt;	/* rt may equal syms, or be NULL */
 	struct fold_syms *map;	/* perf map */
+	/* why no file could be used: reported by the caller's thread */
+	const char *why;
+	int why_errno;
+	int queued;		/* handed to the prefetch thread, not taken
+				   back: the caller's thread's own flag */
+	int pstate;		/* P_*, under plock */
+};
+
+/*
+ * Objects opened and indexed ahead (fold_symsrc_prefetch()), in a thread of
+ * their own: a queued object is P_QUEUED until the thread takes it
+ * (P_BUSY) and is done with it (P_DONE), or the caller's thread needs it
+ * first and takes it back (P_OWN, claim()).  Until then the caller's thread
+ * touches nothing of it but pstate, under plock, and the thread nothing but
+ * the object it is busy with.  Paths are built in a buffer of each
+ * thread's own.
+ */
+enum { P_OWN, P_QUEUED, P_BUSY, P_DONE };
+
+struct pathbuf {
+	char *buf;
+	size_t cap;
 };
 
 /*
@@ -103,13 +125,21 @@ struct fold_symsrc {
 	struct kjob *kjob;	/* kallsyms being read by kthr, or NULL */
 	pthread_t kthr;
 	pthread_mutex_t klock;	/* kjob->done */
+	/* objects indexed ahead */
+	struct fold_dso **pq;	/* queued, in order */
+	size_t npq, pqcap, pnext;
+	int pstarted, pstop;
+	pthread_t pthr;
+	pthread_mutex_t plock;
+	pthread_cond_t pdone;
 	/* the last hit */
 	struct fold_dso *last_dso;
 	uint64_t last_off, last_start;
 	const char *last_name;
-	char *buf;		/* scratch path */
-	size_t bufcap;
+	struct pathbuf pb;	/* scratch path */
 };
+
+static void claim(struct fold_symsrc *s, struct fold_dso *d, int load);
 
 static char *
 xstrndup(const char *s, size_t n)
@@ -219,6 +249,17 @@ fold_symsrc_buildid(struct fold_symsrc *s, const char *path, size_t pathlen,
 		return;
 	}
 	d = find_dso(s, path, pathlen, 1);
+	if (d->queued && (d->bidlen != idlen ||
+	    memcmp(d->bid, id, idlen) != 0)) {
+		/* opened ahead for another id, no lookup made yet: again */
+		claim(s, d, 0);
+		fold_elf_free(d->syms);
+		fold_elf_free(d->rt);
+		d->syms = d->rt = NULL;
+		d->why = NULL;
+		d->why_errno = 0;
+		d->loaded = 0;
+	}
 	if (!d->loaded) {
 		memcpy(d->bid, id, idlen);
 		d->bidlen = idlen;
@@ -245,14 +286,14 @@ bid_equal(const unsigned char *rec, size_t reclen, const unsigned char *id,
 }
 
 static const char *
-mkpath(struct fold_symsrc *s, const char *a, const char *b, const char *c,
+mkpath(struct pathbuf *pb, const char *a, const char *b, const char *c,
     const char *d)
 {
 	size_t n = strlen(a) + strlen(b) + strlen(c) + strlen(d) + 1;
 
-	fold_grow(&s->buf, &s->bufcap, n, 1);
-	snprintf(s->buf, n, "%s%s%s%s", a, b, c, d);
-	return s->buf;
+	fold_grow(&pb->buf, &pb->cap, n, 1);
+	snprintf(pb->buf, n, "%s%s%s%s", a, b, c, d);
+	return pb->buf;
 }
 
 static void
@@ -271,8 +312,8 @@ hexid(char *out, const unsigned char *id, size_t n)
 /* BUILDID_DIR/.build-id/xx/rest, then file: the old style cache has a
  * regular file at the link, the new one a directory holding file. */
 static const char *
-cache_path(struct fold_symsrc *s, const unsigned char *id, size_t n,
-    const char *file)
+cache_path(struct fold_symsrc *s, struct pathbuf *pb, const unsigned char *id,
+    size_t n, const char *file)
 {
 	char hex[2 * BIDMAX + 1], xx[4], *p;
 	struct stat st;
@@ -282,13 +323,13 @@ cache_path(struct fold_symsrc *s, const unsigned char *id, size_t n,
 	xx[1] = hex[1];
 	xx[2] = '/';
 	xx[3] = '\0';
-	p = (char *)mkpath(s, s->bdir, "/.build-id/", xx, hex + 2);
+	p = (char *)mkpath(pb, s->bdir, "/.build-id/", xx, hex + 2);
 	if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
 		return p;
 	p = xstrdup(p);
-	mkpath(s, p, "/", file, "");
+	mkpath(pb, p, "/", file, "");
 	free(p);
-	return s->buf;
+	return pb->buf;
 }
 
 /* Open a candidate; 1 if it is usable (ELF, build id as known). */
@@ -369,34 +410,40 @@ is_file(const char *path)
 
 /* perf's places for the debuglink file name (a copy, or NULL). */
 static char *
-debuglink_path(struct fold_symsrc *s, const char *path, const char *name)
+debuglink_path(struct fold_symsrc *s, struct pathbuf *pb, const char *path,
+    const char *name)
 {
 	char *dir, *slash, *r = NULL;
 
-	dir = xstrdup(mkpath(s, s->symfs, path, "", ""));
+	dir = xstrdup(mkpath(pb, s->symfs, path, "", ""));
 	if ((slash = strrchr(dir, '/')) != NULL)
 		*slash = '\0';
 	if (is_file(name))
 		r = xstrdup(name);
-	else if (is_file(mkpath(s, dir, "/", name, "")) ||
-	    is_file(mkpath(s, dir, "/.debug/", name, "")))
-		r = xstrdup(s->buf);
+	else if (is_file(mkpath(pb, dir, "/", name, "")) ||
+	    is_file(mkpath(pb, dir, "/.debug/", name, "")))
+		r = xstrdup(pb->buf);
 	else {
-		r = xstrdup(mkpath(s, "/usr/lib/debug", dir, "/", ""));
-		if (!is_file(mkpath(s, r, name, "", ""))) {
+		r = xstrdup(mkpath(pb, "/usr/lib/debug", dir, "/", ""));
+		if (!is_file(mkpath(pb, r, name, "", ""))) {
 			free(r);
 			r = NULL;
 		} else {
 			free(r);
-			r = xstrdup(s->buf);
+			r = xstrdup(pb->buf);
 		}
 	}
 	free(dir);
 	return r;
 }
 
+/*
+ * Find and open d's files (into d->syms, d->rt; d->why, d->why_errno: why
+ * none could be used, for report()), paths built in pb.  Touches nothing
+ * of s but what never changes, so that it may run in the prefetch thread.
+ */
 static void
-load_elf(struct fold_symsrc *s, struct fold_dso *d)
+load_elf(struct fold_symsrc *s, struct fold_dso *d, struct pathbuf *pb)
 {
 	const char *cand[8], *why = NULL, *why_main = NULL, *link;
 	char *p;
@@ -410,37 +457,37 @@ load_elf(struct fold_symsrc *s, struct fold_dso *d)
 
 	/* perf reads the build id at the path when none was recorded, and
 	 * the path's debuglink */
-	if (!vdso && (e = fold_elf_open(mkpath(s, s->symfs, d->path, "", ""),
+	if (!vdso && (e = fold_elf_open(mkpath(pb, s->symfs, d->path, "", ""),
 	    &why)) != NULL) {
 		if (d->bidlen == 0 && (n = fold_elf_buildid(e, &id)) > 0) {
 			memcpy(d->bid, id, n);
 			d->bidlen = n;
 		}
 		if ((link = fold_elf_debuglink(e)) != NULL &&
-		    (p = debuglink_path(s, d->path, link)) != NULL)
+		    (p = debuglink_path(s, pb, d->path, link)) != NULL)
 			cand[nc++] = p;
 		fold_elf_free(e);
 	}
 	if (d->bidlen > 0) {
-		cand[nc++] = xstrdup(cache_path(s, d->bid, d->bidlen,
+		cand[nc++] = xstrdup(cache_path(s, pb, d->bid, d->bidlen,
 		    vdso ? "vdso" : "elf"));
 		if (!vdso)
-			cand[nc++] = xstrdup(cache_path(s, d->bid, d->bidlen,
-			    "debug"));
+			cand[nc++] = xstrdup(cache_path(s, pb, d->bid,
+			    d->bidlen, "debug"));
 	}
 	if (!vdso) {
-		cand[nc++] = xstrdup(mkpath(s, s->symfs, "/usr/lib/debug",
+		cand[nc++] = xstrdup(mkpath(pb, s->symfs, "/usr/lib/debug",
 		    d->path, ".debug"));
-		cand[nc++] = xstrdup(mkpath(s, s->symfs, "/usr/lib/debug",
+		cand[nc++] = xstrdup(mkpath(pb, s->symfs, "/usr/lib/debug",
 		    d->path, ""));
 		if (d->bidlen > 0) {
 			hexid(hex, d->bid, d->bidlen);
-			cand[nc] = xstrdup(mkpath(s, s->symfs,
+			cand[nc] = xstrdup(mkpath(pb, s->symfs,
 			    "/usr/lib/debug/.build-id/xx/", hex + 2, ".debug"));
 			memcpy(strstr((char *)cand[nc], "/xx/") + 1, hex, 2);
 			nc++;
 		}
-		cand[nc++] = xstrdup(mkpath(s, s->symfs, d->path, "", ""));
+		cand[nc++] = xstrdup(mkpath(pb, s->symfs, d->path, "", ""));
 	}
 	for (i = 0; i < nc; i++)
 		own[i] = (char *)cand[i];
@@ -474,11 +521,9 @@ load_elf(struct fold_symsrc *s, struct fold_dso *d)
 	if (syms == NULL)
 		syms = rt;
 	if (syms == NULL) {
-		if (!(s->flags & FOLD_SYMSRC_QUIET) && !vdso) {
-			if (why_main != NULL)
-				fold_warn("%s: %s", d->path, why_main);
-			else if (err_main != 0)
-				fold_warn("%s: %s", d->path, strerror(err_main));
+		if (!vdso) {
+			d->why = why_main;
+			d->why_errno = err_main;
 		}
 	} else {
 		if (rt != NULL && rt != syms)
@@ -530,6 +575,136 @@ load_permap(struct fold_symsrc *s, struct fold_dso *d)
 	free(buf);
 }
 
+/* Say once why none of d's files could be used. */
+static void
+report(struct fold_symsrc *s, struct fold_dso *d)
+{
+	if (s->flags & FOLD_SYMSRC_QUIET)
+		;
+	else if (d->why != NULL)
+		fold_warn("%s: %s", d->path, d->why);
+	else if (d->why_errno != 0)
+		fold_warn("%s: %s", d->path, strerror(d->why_errno));
+	d->why = NULL;
+	d->why_errno = 0;
+}
+
+/* Open and index d's files, as fold_symsrc_user()'s first lookup would. */
+static void
+index_elf(struct fold_symsrc *s, struct fold_dso *d, struct pathbuf *pb)
+{
+	load_elf(s, d, pb);
+	if (d->syms != NULL)
+		(void)fold_elf_problem(d->syms);	/* builds the index */
+}
+
+static void *
+prefetch_thread(void *arg)
+{
+	struct fold_symsrc *s = arg;
+	struct pathbuf pb = { NULL, 0 };
+	struct fold_dso *d;
+
+	pthread_mutex_lock(&s->plock);
+	for (;;) {
+		while (s->pnext < s->npq && s->pq[s->pnext]->pstate != P_QUEUED)
+			s->pnext++;
+		if (s->pstop || s->pnext == s->npq)
+			break;
+		d = s->pq[s->pnext++];
+		d->pstate = P_BUSY;
+		pthread_mutex_unlock(&s->plock);
+		index_elf(s, d, &pb);
+		pthread_mutex_lock(&s->plock);
+		d->pstate = P_DONE;
+		pthread_cond_broadcast(&s->pdone);
+	}
+	pthread_mutex_unlock(&s->plock);
+	free(pb.buf);
+	return NULL;
+}
+
+/*
+ * Take d back from the prefetch thread: opened and indexed there, or not
+ * yet begun (then the caller does it).  While the thread is busy with it,
+ * the caller does the next queued object in its place, rather than wait
+ * idle; that one is then P_DONE, as if the thread had done it.
+ */
+static void
+claim(struct fold_symsrc *s, struct fold_dso *d, int load)
+{
+	struct fold_dso *x;
+	size_t i;
+	int state;
+
+	pthread_mutex_lock(&s->plock);
+	while (d->pstate == P_BUSY) {
+		for (i = s->pnext, x = NULL; i < s->npq && x == NULL; i++)
+			if (s->pq[i]->pstate == P_QUEUED)
+				x = s->pq[i];
+		if (x == NULL) {
+			pthread_cond_wait(&s->pdone, &s->plock);
+			continue;
+		}
+		x->pstate = P_BUSY;
+		pthread_mutex_unlock(&s->plock);
+		index_elf(s, x, &s->pb);
+		pthread_mutex_lock(&s->plock);
+		x->pstate = P_DONE;
+	}
+	state = d->pstate;
+	d->pstate = P_OWN;
+	pthread_mutex_unlock(&s->plock);
+	d->queued = 0;
+	if (state == P_QUEUED && load)
+		load_elf(s, d, &s->pb);
+}
+
+void
+fold_symsrc_prefetch(struct fold_symsrc *s)
+{
+	struct fold_dso *d;
+	size_t i, n0 = s->npq;
+
+	if (s->pstarted)
+		return;		/* once per run */
+	for (i = 0; i <= s->mask; i++)
+		for (d = s->tab[i]; d != NULL; d = d->next) {
+			if (d->loaded || d->kind != D_ELF || d->bidlen == 0 ||
+			    d->path[0] != '/')
+				continue;
+			fold_grow(&s->pq, &s->pqcap, s->npq + 1,
+			    sizeof(*s->pq));
+			s->pq[s->npq++] = d;
+		}
+	if (s->npq == n0)
+		return;
+	if (pthread_mutex_init(&s->plock, NULL) != 0)
+		goto none;
+	if (pthread_cond_init(&s->pdone, NULL) != 0) {
+		pthread_mutex_destroy(&s->plock);
+		goto none;
+	}
+	for (i = n0; i < s->npq; i++) {
+		s->pq[i]->loaded = 1;
+		s->pq[i]->queued = 1;
+		s->pq[i]->pstate = P_QUEUED;
+	}
+	if (pthread_create(&s->pthr, NULL, prefetch_thread, s) == 0) {
+		s->pstarted = 1;
+		return;
+	}
+	for (i = n0; i < s->npq; i++) {
+		s->pq[i]->loaded = 0;
+		s->pq[i]->queued = 0;
+		s->pq[i]->pstate = P_OWN;
+	}
+	pthread_cond_destroy(&s->pdone);
+	pthread_mutex_destroy(&s->plock);
+none:
+	s->npq = n0;
+}
+
 const char *
 fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
     uint64_t pgoff, uint64_t addr, uint64_t *symstart)
@@ -540,9 +715,13 @@ fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
 	if (!d->loaded) {
 		d->loaded = 1;
 		if (d->kind == D_ELF)
-			load_elf(s, d);
+			load_elf(s, d, &s->pb);
 		else if (d->kind == D_PERFMAP)
 			load_permap(s, d);
+		report(s, d);
+	} else if (d->queued) {
+		claim(s, d, 1);
+		report(s, d);
 	}
 	if (d->kind == D_PERFMAP) {
 		if (d->map == NULL)
@@ -837,7 +1016,7 @@ kernel_job(struct fold_symsrc *s)
 	j->kbidlen = s->kbidlen;
 	if (s->kbidlen > 0) {
 		hexid(hex, s->kbid, s->kbidlen);
-		j->copy = xstrdup(mkpath(s, s->bdir, "/[kernel.kallsyms]/",
+		j->copy = xstrdup(mkpath(&s->pb, s->bdir, "/[kernel.kallsyms]/",
 		    hex, "/kallsyms"));
 	}
 	j->try_cache = s->kcache == NULL;
@@ -980,6 +1159,15 @@ fold_symsrc_free(struct fold_symsrc *s)
 	if (s == NULL)
 		return;
 	kernel_wait(s);
+	if (s->pstarted) {	/* what the thread has not begun, it leaves */
+		pthread_mutex_lock(&s->plock);
+		s->pstop = 1;
+		pthread_mutex_unlock(&s->plock);
+		pthread_join(s->pthr, NULL);
+		pthread_cond_destroy(&s->pdone);
+		pthread_mutex_destroy(&s->plock);
+		s->pstarted = 0;
+	}
 	for (i = 0; i <= s->mask; i++)
 		while ((d = s->tab[i]) != NULL) {
 			s->tab[i] = d->next;
@@ -997,6 +1185,7 @@ fold_symsrc_free(struct fold_symsrc *s)
 		munmap(s->kmap, s->kmaplen);
 	free(s->symfs);
 	free(s->bdir);
-	free(s->buf);
+	free(s->pq);
+	free(s->pb.buf);
 	free(s);
 }

@@ -225,6 +225,48 @@ frames_at_least() {
 	[ "$stderr" = "symlookup: $PROGDIR/pie: No such file or directory" ]
 }
 
+@test "opened and indexed ahead in a thread (-p): the same symbols for every capture" {
+	local c
+	for c in pie nopie stripped lldpie withlib cxx rust vdso; do
+		# the vDSO from the capture's cache, as above
+		check_capture "$c" -s "$ROOT" -d "$SRC/cache" -b "$SRC/$c.bid" -p
+		[ "$status" -eq 0 ] || fail "$c: $output"
+		[[ "$output" == *" differ 0" ]] || fail "$c: $output"
+		no_sanitizer_report
+	done
+}
+
+@test "opened ahead: a missing or different file is still said once, when first used" {
+	check_capture pie -s "$BATS_TEST_TMPDIR/nothing" -d "$EMPTY" -b "$SRC/pie.bid" -p
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "symlookup: $PROGDIR/pie: No such file or directory" ]
+	fs=$BATS_TEST_TMPDIR/fs
+	mkdir -p "$fs$PROGDIR"
+	cp "$ROOT$PROGDIR/nopie" "$fs$PROGDIR/pie"
+	check_capture pie -s "$fs" -d "$EMPTY" -b "$SRC/pie.bid" -p
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "symlookup: $PROGDIR/pie: build id differs from the recorded one" ]
+	# nothing looked up in it: nothing said
+	grep -v "/pie\$" "$SRC/pie.script" | grep -v "(/tmp/foldkit-symsrc/pie)" > "$BATS_TEST_TMPDIR/novdso"
+	run --separate-stderr "$SYMLOOKUP" check -s "$BATS_TEST_TMPDIR/nothing" -d "$EMPTY" -b "$SRC/pie.bid" -p "$BATS_TEST_TMPDIR/novdso"
+	[ -z "$stderr" ] || fail "$stderr"
+}
+
+@test "opened ahead with one build id, then given another: looked for again with it" {
+	# first a wrong id: the file at the path does not match it
+	sed 's/^8/9/' "$SRC/pie.bid" > "$BATS_TEST_TMPDIR/wrong"
+	grep -q "^9" "$BATS_TEST_TMPDIR/wrong"
+	check_capture pie -s "$ROOT" -d "$EMPTY" -b "$BATS_TEST_TMPDIR/wrong"
+	[ "$status" -eq 1 ] || fail "wrong id used: $output"
+	# ahead with the wrong one, then the recorded one: as if never ahead
+	check_capture pie -s "$ROOT" -d "$EMPTY" -b "$BATS_TEST_TMPDIR/wrong" -p -B "$SRC/pie.bid"
+	[ "$status" -eq 0 ] || fail "$output $stderr"
+	[ -z "$stderr" ] || fail "$stderr"
+	# the same id again changes nothing
+	check_capture pie -s "$ROOT" -d "$EMPTY" -b "$SRC/pie.bid" -p -B "$SRC/pie.bid"
+	[ "$status" -eq 0 ] || fail "$output $stderr"
+}
+
 @test "ELF32 and ELF64, both byte orders: symbols at file offsets" {
 	for t in i386-linux-gnu powerpc-linux-gnu powerpc64-linux-gnu aarch64-linux-gnu; do
 		run "$SYMLOOKUP" elf "$SRC/elf/$t.elf" $(cut -d' ' -f1 "$SRC/elf/$t.want")

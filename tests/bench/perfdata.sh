@@ -7,12 +7,15 @@
 # (two threads, C) under `perf record -F 20000 -g`, 1300 rounds (about 100k
 # samples) and 2600 rounds (twice as long); examples/workload/cxxpool (two
 # threads, C++: std::map, std::sort, strings), 3000 rounds (about 100k
-# samples).  Needs perf and permission to record; says so and goes on
-# otherwise.
+# samples); where clang-tidy is installed, a big C++ program with large
+# shared libraries (LLVM's, 45k symbols in libLLVM's .dynsym): clang-tidy
+# -checks='*' on two of our sources under -F 5000 (about 100k samples).
+# Needs perf and permission to record; says so and goes on otherwise.
 pd1=perfdata-1.data
 pd2=perfdata-2.data
 pdu=perfdata-u.data		# user frames only: no kallsyms to read
 pdx=perfdata-cxx.data		# C++
+pdl=perfdata-llvm.data		# clang-tidy: big shared libraries
 pd_ok=1
 if [ ! -s "$pd1" ] || [ ! -s "$pd2" ] || [ ! -s "$pdx" ]; then
 	if ! command -v perf > /dev/null 2>&1; then
@@ -36,6 +39,12 @@ if [ ! -s "$pd1" ] || [ ! -s "$pd2" ] || [ ! -s "$pdx" ]; then
 		rm -f "$pd1" "$pd2" "$pdu" "$pdx"
 		pd_ok=0
 	fi
+fi
+
+if [ "$pd_ok" = 1 ] && [ ! -s "$pdl" ] && command -v clang-tidy > /dev/null 2>&1; then
+	perf record -q -F 5000 -g -o "$pdl" -- clang-tidy -checks='*' \
+	    "$top/lib/perfdata.c" "$top/lib/perf.c" -- -I"$top/lib" \
+	    > /dev/null 2>&1 || rm -f "$pdl"
 fi
 
 # pd_best CMD...: the best wall time of $runs runs of a shell command.
@@ -118,6 +127,23 @@ if [ "$pd_ok" = 1 ]; then
 		set -- $(./runstat /dev/null "$sc" --no-demangle "$pdx")
 		[ "$(awk -v a="$1" -v b="$tx" 'BEGIN { print (a < b) }')" = 1 ] && tx=$1
 	done
+	if [ -s "$pdl" ]; then
+		perf script --no-demangle -i "$pdl" 2> /dev/null | "$sc" > pd-text.out
+		"$sc" --no-demangle "$pdl" > pd-data.out 2> /dev/null
+		cmp -s pd-text.out pd-data.out || echo "perf.data: the two paths differ on $pdl!"
+		rm -f pd-text.out pd-data.out
+		nl=$(perf script -F comm -i "$pdl" 2> /dev/null | wc -l)
+		sl=$(wc -c < "$pdl")
+		tpl=$(pd_best "perf script --no-demangle -i $pdl | $sc")
+		set -- $(./runstat /dev/null "$sc" --no-demangle "$pdl")
+		tl=$1
+		for r in $(seq "$runs"); do
+			set -- $(./runstat /dev/null "$sc" --no-demangle "$pdl")
+			[ "$(awk -v a="$1" -v b="$tl" 'BEGIN { print (a < b) }')" = 1 ] && tl=$1
+		done
+	else
+		nl=0 sl=0 tpl=0 tl=0
+	fi
 	set -- $(./runstat /dev/null "$sc" --no-demangle "$pd1")
 	t1=$1 k1=$2
 	for r in $(seq "$runs"); do
@@ -133,7 +159,8 @@ if [ "$pd_ok" = 1 ]; then
 	awk -v n="$n1" -v s1="$s1" -v s2="$s2" -v tp="$tp" -v t1="$t1" \
 	    -v t2="$t2" -v k1="$k1" -v k2="$k2" -v cp="$cp" -v c1="$c1" -v c2="$c2" -v nu="$nu" -v su="$su" \
 	    -v tpu="$tpu" -v tu="$tu" -v nx="$nx" -v sx="$sx" -v tpx="$tpx" \
-	    -v cpx="$cpx" -v cx="$cx" -v tx="$tx" 'BEGIN {
+	    -v cpx="$cpx" -v cx="$cx" -v tx="$tx" -v nl="$nl" -v sl="$sl" \
+	    -v tpl="$tpl" -v tl="$tl" 'BEGIN {
 		printf "%-22s %-34s %8.3f s  %.3f s CPU  (%d samples, %.1f MB)\n",
 		    "perf script | s-perf", "perf.data, minidb 2 threads", tp, cp, n, s1 / 1e6
 		printf "%-22s %-34s %8.3f s  %.3f s CPU  %4.0fx faster (CPU %.0fx)  %7.1f MB RSS\n",
@@ -144,6 +171,12 @@ if [ "$pd_ok" = 1 ]; then
 		printf "%-22s %-34s %8.3f s  %.3f s CPU  %4.0fx faster (CPU %.0fx)\n",
 		    "stackcollapse-perf", "same perf.data", tx, cx, tpx / tx,
 		    (cx > 0 ? cpx / cx : 0)
+		if (tl > 0) {
+			printf "%-22s %-34s %8.3f s  (%d samples, %.1f MB)\n",
+			    "perf script | s-perf", "perf.data, clang-tidy (LLVM libs)", tpl, nl, sl / 1e6
+			printf "%-22s %-34s %8.3f s  %4.0fx faster\n",
+			    "stackcollapse-perf", "same perf.data", tl, tpl / tl
+		}
 		printf "%-22s %-34s %8.3f s  %7.1f MB RSS (%+.1f%%)\n",
 		    "stackcollapse-perf", "twice as long a capture", t2, k2 / 1024,
 		    (k2 - k1) * 100 / k1

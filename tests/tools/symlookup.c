@@ -8,8 +8,8 @@
  *   symlookup info FILE                   build id, symbol count, index time
  *   symlookup bench FILE N                N lookups at pseudo-random file
  *                                         offsets, timed (on stderr)
- *   symlookup check [-s SYMFS] [-d BUILDID_DIR] [-b BUILDIDS] [-k KALLSYMS]
- *                   [PERF_SCRIPT_OUTPUT]
+ *   symlookup check [-s SYMFS] [-d BUILDID_DIR] [-b BUILDIDS] [-p]
+ *                   [-B BUILDIDS] [-k KALLSYMS] [PERF_SCRIPT_OUTPUT]
  *
  * Numbers are hex; with none given they are read from stdin, one a line.
  * Each answer is printed as "ADDR NAME" ("[unknown]" when none; kallsyms
@@ -22,7 +22,9 @@
  * printed dso (perf script prints a user address as its offset in the
  * file, which is turned back into an address of that map), or with
  * fold_symsrc_kernel(), then compares with the symbol perf printed.  BUILDIDS is
- * `perf buildid-list` output.  It prints each mismatch, then
+ * `perf buildid-list` output.  -p: the objects with a build id by then are
+ * opened and indexed ahead (fold_symsrc_prefetch()), as perf.data's reader
+ * does; -B: build ids given after that.  It prints each mismatch, then
  * "frames N same N differ N", and exits 1 when any differ.
  */
 #include <stdio.h>
@@ -287,7 +289,8 @@ read_buildids(struct fold_symsrc *s, const char *file)
 static int
 cmd_check(int argc, char **argv)
 {
-	const char *symfs = NULL, *bdir = NULL, *bids = NULL, *sym, *ours;
+	const char *symfs = NULL, *bdir = NULL, *bids = NULL, *bids2 = NULL;
+	const char *sym, *ours;
 	const char *kdso;
 	struct fold_symsrc *s;
 	char line[8192], path[4096], *p, *q, *nl;
@@ -296,15 +299,21 @@ cmd_check(int argc, char **argv)
 	long pid = 0, mpid;
 	FILE *in = stdin;
 	struct map *m;
-	int i;
+	int i, ahead = 0;
 
 	for (i = 0; i < argc && argv[i][0] == '-' && argv[i][1]; i += 2) {
+		if (strcmp(argv[i], "-p") == 0) {
+			ahead = 1;
+			i--;
+			continue;
+		}
 		if (i + 1 >= argc)
 			return 2;
 		switch (argv[i][1]) {
 		case 's': symfs = argv[i + 1]; break;
 		case 'd': bdir = argv[i + 1]; break;
 		case 'b': bids = argv[i + 1]; break;
+		case 'B': bids2 = argv[i + 1]; break;
 		default: return 2;
 		}
 	}
@@ -313,6 +322,10 @@ cmd_check(int argc, char **argv)
 	s = fold_symsrc_new(symfs, bdir, 0);
 	if (bids != NULL)
 		read_buildids(s, bids);
+	if (ahead)
+		fold_symsrc_prefetch(s);
+	if (bids2 != NULL)
+		read_buildids(s, bids2);
 	while (fgets(line, sizeof(line), in) != NULL) {
 		if ((nl = strchr(line, '\n')) != NULL)
 			*nl = '\0';
