@@ -90,19 +90,33 @@ pd_cpu1() {
 	echo "$pc"
 }
 
+# pd_ours FILE: "WALL RSS_KB" of the best of 1 + $runs runs of
+# stackcollapse-perf --no-demangle FILE (the RSS of that run).
+pd_ours() {
+	set -- $(./runstat /dev/null "$bin/stackcollapse-perf" --no-demangle "$1") "$1"
+	po=$1 pk=$2
+	for r in $(seq "$runs"); do
+		set -- $(./runstat /dev/null "$bin/stackcollapse-perf" --no-demangle "$5") "$5"
+		[ "$(awk -v a="$1" -v b="$po" 'BEGIN { print (a < b) }')" = 1 ] && po=$1 pk=$2
+	done
+	echo "$po $pk"
+}
+
+# pd_same FILE: the same stacks both ways, or the figures mean nothing
+pd_same() {
+	perf script --no-demangle -i "$1" 2> /dev/null | "$bin/stackcollapse-perf" > pd-text.out
+	"$bin/stackcollapse-perf" --no-demangle "$1" > pd-data.out 2> /dev/null
+	cmp -s pd-text.out pd-data.out || echo "perf.data: the two paths differ on $1!"
+	rm -f pd-text.out pd-data.out
+}
+
 if [ "$pd_ok" = 1 ]; then
 	sc=$bin/stackcollapse-perf
 	n1=$(perf script -F comm -i "$pd1" 2> /dev/null | wc -l)
 	s1=$(wc -c < "$pd1")
 	s2=$(wc -c < "$pd2")
-	# the same stacks both ways, or the figures mean nothing
-	perf script --no-demangle -i "$pd1" 2> /dev/null | "$sc" > pd-text.out
-	"$sc" --no-demangle "$pd1" > pd-data.out
-	cmp -s pd-text.out pd-data.out || echo "perf.data: the two paths differ on $pd1!"
-	perf script --no-demangle -i "$pdx" 2> /dev/null | "$sc" > pd-text.out
-	"$sc" --no-demangle "$pdx" > pd-data.out
-	cmp -s pd-text.out pd-data.out || echo "perf.data: the two paths differ on $pdx!"
-	rm -f pd-text.out pd-data.out
+	pd_same "$pd1"
+	pd_same "$pdx"
 	tp=$(pd_best "perf script --no-demangle -i $pd1 | $sc")
 	cp=$(pd_cpu "perf script --no-demangle -i $pd1 | $sc")
 	c1=$(pd_cpu1 "$pd1")
@@ -110,52 +124,29 @@ if [ "$pd_ok" = 1 ]; then
 	nu=$(perf script -F comm -i "$pdu" 2> /dev/null | wc -l)
 	su=$(wc -c < "$pdu")
 	tpu=$(pd_best "perf script --no-demangle -i $pdu | $sc")
-	set -- $(./runstat /dev/null "$sc" --no-demangle "$pdu")
+	set -- $(pd_ours "$pdu")
 	tu=$1
-	for r in $(seq "$runs"); do
-		set -- $(./runstat /dev/null "$sc" --no-demangle "$pdu")
-		[ "$(awk -v a="$1" -v b="$tu" 'BEGIN { print (a < b) }')" = 1 ] && tu=$1
-	done
 	nx=$(perf script -F comm -i "$pdx" 2> /dev/null | wc -l)
 	sx=$(wc -c < "$pdx")
 	tpx=$(pd_best "perf script --no-demangle -i $pdx | $sc")
 	cpx=$(pd_cpu "perf script --no-demangle -i $pdx | $sc")
 	cx=$(pd_cpu1 "$pdx")
-	set -- $(./runstat /dev/null "$sc" --no-demangle "$pdx")
+	set -- $(pd_ours "$pdx")
 	tx=$1
-	for r in $(seq "$runs"); do
-		set -- $(./runstat /dev/null "$sc" --no-demangle "$pdx")
-		[ "$(awk -v a="$1" -v b="$tx" 'BEGIN { print (a < b) }')" = 1 ] && tx=$1
-	done
 	if [ -s "$pdl" ]; then
-		perf script --no-demangle -i "$pdl" 2> /dev/null | "$sc" > pd-text.out
-		"$sc" --no-demangle "$pdl" > pd-data.out 2> /dev/null
-		cmp -s pd-text.out pd-data.out || echo "perf.data: the two paths differ on $pdl!"
-		rm -f pd-text.out pd-data.out
+		pd_same "$pdl"
 		nl=$(perf script -F comm -i "$pdl" 2> /dev/null | wc -l)
 		sl=$(wc -c < "$pdl")
 		tpl=$(pd_best "perf script --no-demangle -i $pdl | $sc")
-		set -- $(./runstat /dev/null "$sc" --no-demangle "$pdl")
+		set -- $(pd_ours "$pdl")
 		tl=$1
-		for r in $(seq "$runs"); do
-			set -- $(./runstat /dev/null "$sc" --no-demangle "$pdl")
-			[ "$(awk -v a="$1" -v b="$tl" 'BEGIN { print (a < b) }')" = 1 ] && tl=$1
-		done
 	else
 		nl=0 sl=0 tpl=0 tl=0
 	fi
-	set -- $(./runstat /dev/null "$sc" --no-demangle "$pd1")
+	set -- $(pd_ours "$pd1")
 	t1=$1 k1=$2
-	for r in $(seq "$runs"); do
-		set -- $(./runstat /dev/null "$sc" --no-demangle "$pd1")
-		[ "$(awk -v a="$1" -v b="$t1" 'BEGIN { print (a < b) }')" = 1 ] && t1=$1 k1=$2
-	done
-	set -- $(./runstat /dev/null "$sc" --no-demangle "$pd2")
+	set -- $(pd_ours "$pd2")
 	t2=$1 k2=$2
-	for r in $(seq "$runs"); do
-		set -- $(./runstat /dev/null "$sc" --no-demangle "$pd2")
-		[ "$(awk -v a="$1" -v b="$t2" 'BEGIN { print (a < b) }')" = 1 ] && t2=$1 k2=$2
-	done
 	awk -v n="$n1" -v s1="$s1" -v s2="$s2" -v tp="$tp" -v t1="$t1" \
 	    -v t2="$t2" -v k1="$k1" -v k2="$k2" -v cp="$cp" -v c1="$c1" -v c2="$c2" -v nu="$nu" -v su="$su" \
 	    -v tpu="$tpu" -v tu="$tu" -v nx="$nx" -v sx="$sx" -v tpx="$tpx" \
