@@ -77,7 +77,15 @@ test: all $(TESTTOOLS)
 	FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin FOLDKIT_TESTBIN=$(CURDIR)/$(BUILD)/test \
 		LC_ALL=C "$$bats" $(BATSFLAGS) tests
 
-# The suite again under AddressSanitizer + UBSan, warnings as errors.
+# The code with threads (perf.data: kallsyms and symbol tables read while
+# the records are) again under ThreadSanitizer, where the compiler has it.
+TSANFLAGS = -O1 -g -fsanitize=thread
+TSANTESTS = tests/stackcollapse-perf-data.bats tests/stackcollapse-perf-symbols.bats
+TSANTOOLS = build/tsan/test/symlookup build/tsan/test/pdmangle \
+	build/tsan/test/randbytes
+
+# The suite again under AddressSanitizer + UBSan, warnings as errors, then
+# the perf.data tests under ThreadSanitizer.
 check: test
 	@if command -v clang >/dev/null 2>&1; then \
 		$(MAKE) --no-print-directory CC=clang BUILD=build/clang \
@@ -92,6 +100,16 @@ check: test
 	FOLDKIT_BIN=$(CURDIR)/build/san/bin FOLDKIT_TESTBIN=$(CURDIR)/$(BUILD)/test \
 	FOLDKIT_SAN=1 LC_ALL=C \
 		"$$bats" $(BATSFLAGS) tests
+	@if $(MAKE) --no-print-directory BUILD=build/tsan \
+		CFLAGS='$(TSANFLAGS) -Werror' LDFLAGS=-fsanitize=thread all \
+		$(TSANTOOLS) >/dev/null 2>&1 && \
+		build/tsan/bin/stackcollapse-perf --version >/dev/null 2>&1; then \
+		bats=$$(sh tests/find-bats) || exit 1; \
+		TSAN_OPTIONS=halt_on_error=1 \
+		FOLDKIT_BIN=$(CURDIR)/build/tsan/bin \
+		FOLDKIT_TESTBIN=$(CURDIR)/build/tsan/test FOLDKIT_SAN=1 LC_ALL=C \
+			"$$bats" $(BATSFLAGS) $(TSANTESTS); \
+	else echo "ThreadSanitizer unavailable here: $(TSANTESTS) not run under it"; fi
 
 demo: all
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin sh examples/demo.sh

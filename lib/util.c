@@ -136,15 +136,15 @@ xstrdup(const char *s)
 void
 fold_prefault(void *p, size_t n)
 {
-	static size_t pg;
 	uintptr_t a, end;
-	size_t len;
+	size_t len, pg;
 	long v;
 
 	if (n == 0)
 		return;
-	if (pg == 0)
-		pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
+	/* asked each time (no static: threads call this too); it is called
+	 * for big blocks only */
+	pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
 	a = (uintptr_t)p - (uintptr_t)p % pg;
 	end = (uintptr_t)p + n;
 	/* A lock makes the pages resident in one call; they stay so once
