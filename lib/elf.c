@@ -378,7 +378,8 @@ fold_elf_open(const char *path, const char **why)
 	void *m;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY)) < 0) {
+	/* O_NONBLOCK: a FIFO at a recorded path must not hang the open */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK)) < 0) {
 		*why = NULL;	/* see errno */
 		return NULL;
 	}

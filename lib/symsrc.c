@@ -544,13 +544,19 @@ load_permap(struct fold_symsrc *s, struct fold_dso *d)
 	int fd;
 	struct stat st;
 
-	if ((fd = open(d->path, O_RDONLY)) < 0) {
+	if ((fd = open(d->path, O_RDONLY | O_NONBLOCK)) < 0) {
 		if (!(s->flags & FOLD_SYMSRC_QUIET))
 			fold_warn("%s: %s", d->path, strerror(errno));
 		return;
 	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {	/* a FIFO... */
+		if (!(s->flags & FOLD_SYMSRC_QUIET))
+			fold_warn("%s: not a regular file", d->path);
+		close(fd);
+		return;
+	}
 	/* as perf: another user's map could name anything */
-	if (fstat(fd, &st) == 0 && st.st_uid != 0 && st.st_uid != geteuid()) {
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
 		if (!(s->flags & FOLD_SYMSRC_QUIET))
 			fold_warn("%s: not owned by the current user or root: "
 			    "not used", d->path);
@@ -919,7 +925,7 @@ mapfile(const char *path, size_t *len)
 	void *m;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY)) < 0)
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK)) < 0)
 		return NULL;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    (uint64_t)st.st_size >= SIZE_MAX / 2 || pg <= 0 ||

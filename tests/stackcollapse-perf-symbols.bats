@@ -494,6 +494,38 @@ frames_at_least() {
 	rm -f "$map"
 }
 
+@test "a FIFO where a binary or a perf map was recorded: a message, never a hang" {
+	command -v mkfifo >/dev/null || skip "no mkfifo"
+	command -v timeout >/dev/null || skip "no timeout"
+	fifo=$BATS_TEST_TMPDIR/bin.fifo
+	mkfifo "$fifo"
+	run --separate-stderr timeout 20 "$SYMLOOKUP" elf "$fifo" 1000
+	[ "$status" -ne 124 ] || fail "hangs on a FIFO"
+	[ "$stderr" = "symlookup: $fifo: not a regular file" ] || fail "$stderr"
+	# as a recorded object, opened ahead (a build id) and looked up
+	printf '%s\n' \
+		"prog 7/7 PERF_RECORD_MMAP2 7/7: [0x400000(0x10000) @ 0 00:00 0 0]: r-xp $fifo" \
+		"prog 7/7 " "	    401000 [unknown] ($fifo)" > "$BATS_TEST_TMPDIR/f.script"
+	echo "8eb1d3ef5cbb6f8b11245c3d08e04b78c6f2410d $fifo" > "$BATS_TEST_TMPDIR/f.bid"
+	run --separate-stderr timeout 20 "$SYMLOOKUP" check -d "$EMPTY" -b "$BATS_TEST_TMPDIR/f.bid" -p "$BATS_TEST_TMPDIR/f.script"
+	[ "$status" -ne 124 ] || fail "hangs on a recorded FIFO"
+	[ "$output" = "frames 1 same 1 differ 0" ] || fail "$output"
+	[ "$stderr" = "symlookup: $fifo: not a regular file" ] || fail "$stderr"
+	# a perf map that is a FIFO
+	pid=$((4100000 + $$ % 100000))
+	map=/tmp/perf-$pid.map
+	rm -f "$map"
+	mkfifo "$map"
+	printf '%s\n' \
+		"java $pid/$pid PERF_RECORD_MMAP2 $pid/$pid: [0x7f0000000000(0x10000) @ 0 00:00 0 0]: rwxp $map" \
+		"java $pid/$pid " "	    7f0000001010 [unknown] ($map)" > "$BATS_TEST_TMPDIR/j.script"
+	run --separate-stderr timeout 20 "$SYMLOOKUP" check -d "$EMPTY" "$BATS_TEST_TMPDIR/j.script"
+	rm -f "$map"
+	[ "$status" -ne 124 ] || fail "hangs on a FIFO perf map"
+	[ "$output" = "frames 1 same 1 differ 0" ] || fail "$output"
+	[ "$stderr" = "symlookup: $map: not a regular file" ] || fail "$stderr"
+}
+
 @test "hostile ELF: not ELF, cut short anywhere, bytes changed: a message or fewer symbols, never a crash" {
 	f=$BATS_TEST_TMPDIR/elf
 	printf 'not an elf file at all' > "$f"

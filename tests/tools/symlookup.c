@@ -9,7 +9,7 @@
  *   symlookup bench FILE N                N lookups at pseudo-random file
  *                                         offsets, timed (on stderr)
  *   symlookup check [-s SYMFS] [-d BUILDID_DIR] [-b BUILDIDS] [-p]
- *                   [-B BUILDIDS] [-k KALLSYMS] [PERF_SCRIPT_OUTPUT]
+ *                   [-B BUILDIDS] [PERF_SCRIPT_OUTPUT]
  *
  * Numbers are hex; with none given they are read from stdin, one a line.
  * Each answer is printed as "ADDR NAME" ("[unknown]" when none; kallsyms
