@@ -3086,6 +3086,7 @@ pc(struct pr *p, struct cx *c)
 #define FX_MAXTARG 64
 #define FX_MAXDEPTH 64
 #define FX_MAXCOMP 500		/* print depth <= 2 * components < CX_PRINT_DEPTH */
+#define FX_PAD 32		/* NUL bytes after the copy of the symbol */
 
 /* What a printed type is, for the rules that depend on it.  K_REFREF (a
  * reference to a reference, printed as one), K_FUNC, K_ARRAY and K_FUNCPTR
@@ -3181,38 +3182,44 @@ fx_comp(struct fx *f, int n)
 	return 1;
 }
 
-static int fx_type(struct fx *f);
+static inline int fx_type(struct fx *f);
 static int fx_encoding(struct fx *f, int params);
+
+/* _GLOBAL__N...: printed as "(anonymous namespace)" */
+static int
+fx_anon(struct fx *f)
+{
+	f->ln = "(anonymous namespace)";
+	f->lnlen = (int)sizeof("(anonymous namespace)") - 1;
+	return fx_lit(f, f->ln, f->lnlen);
+}
 
 /* <source-name> */
 static inline int
 fx_source_name(struct fx *f)
 {
-	const char *p = f->p, *s;
+	const char *p = f->p;
 	int n;
 
-	if (p >= f->end || !isdig(*p))
+	if (!isdig(*p))
 		return 0;
 	n = *p++ - '0';
-	while (p < f->end && isdig(*p)) {
+	while (isdig(*p)) {
 		n = n * 10 + (*p++ - '0');
 		if (n > CX_MAXIN)
 			return 0;
 	}
-	if (n <= 0 || f->end - p < n || !fx_comp(f, 1))
+	if (n <= 0 || f->end - p < n)
 		return 0;
-	s = p;
+	f->ncomp++;
 	f->p = p + n;
-	if (n >= 10 && s[0] == '_' && s[1] == 'G' &&
-	    memcmp(s, "_GLOBAL_", 8) == 0 &&
-	    (s[8] == '.' || s[8] == '_' || s[8] == '$') && s[9] == 'N') {
-		f->ln = "(anonymous namespace)";
-		f->lnlen = (int)sizeof("(anonymous namespace)") - 1;
-		return fx_lit(f, f->ln, f->lnlen);
-	}
-	f->ln = s;
+	if (n >= 10 && p[0] == '_' && p[1] == 'G' &&
+	    memcmp(p, "_GLOBAL_", 8) == 0 &&
+	    (p[8] == '.' || p[8] == '_' || p[8] == '$') && p[9] == 'N')
+		return fx_anon(f);
+	f->ln = p;
 	f->lnlen = n;
-	return fx_put(f, s, f->end, n);
+	return fx_put(f, p, f->end + FX_PAD, n);
 }
 
 /* [B <source-name>]... */
@@ -3222,7 +3229,7 @@ fx_abi_tags1(struct fx *f)
 	const char *ln = f->ln;
 	int lnlen = f->lnlen;
 
-	while (f->p < f->end && *f->p == 'B') {
+	while (*f->p == 'B') {
 		f->p++;
 		if (!fx_comp(f, 1) || !fx_puts(f, "[abi:") ||
 		    !fx_source_name(f) || !fx_puts(f, "]"))
@@ -3236,7 +3243,7 @@ fx_abi_tags1(struct fx *f)
 static inline int
 fx_abi_tags(struct fx *f)
 {
-	return f->p >= f->end || *f->p != 'B' || fx_abi_tags1(f);
+	return *f->p != 'B' || fx_abi_tags1(f);
 }
 
 /* an operator's name (not cv, v<digit>, li) */
@@ -3246,8 +3253,6 @@ fx_operator(struct fx *f)
 	int lo = 0, hi = NOPS;
 	char c1, c2;
 
-	if (f->end - f->p < 2)
-		return 0;
 	c1 = f->p[0];
 	c2 = f->p[1];
 	if ((c1 == 'c' && c2 == 'v') || (c1 == 'l' && c2 == 'i') ||
@@ -3281,10 +3286,10 @@ fx_seq_id(struct fx *f)
 	unsigned id = 0;
 
 	f->p++;		/* S */
-	if (f->p < f->end && *f->p == '_')
+	if (*f->p == '_')
 		f->p++;
 	else {
-		while (f->p < f->end && *f->p != '_') {
+		while (*f->p != '_') {
 			char c = *f->p++;
 			if (isdig(c))
 				id = id * 36 + (unsigned)(c - '0');
@@ -3295,11 +3300,32 @@ fx_seq_id(struct fx *f)
 			if (id >= FX_MAXSUB)
 				return NULL;
 		}
-		if (f->p >= f->end)
-			return NULL;
 		f->p++;
 		id++;
 	}
+	if (id >= (unsigned)f->nsub || f->sub[id].kind == K_BAD)
+		return NULL;
+	return &f->sub[id];
+}
+
+/* the same, S_ and S<one digit>_ (most of them) where they are */
+static inline const struct fspan *
+fx_sub(struct fx *f)
+{
+	const char *p = f->p;
+	unsigned id;
+
+	if (p[1] == '_') {
+		id = 0;
+		f->p = p + 2;
+	} else if (p[2] == '_' && isdig(p[1])) {
+		id = (unsigned)(p[1] - '0') + 1;
+		f->p = p + 3;
+	} else if (p[2] == '_' && isupp(p[1])) {
+		id = (unsigned)(p[1] - 'A') + 11;
+		f->p = p + 3;
+	} else
+		return fx_seq_id(f);
 	if (id >= (unsigned)f->nsub || f->sub[id].kind == K_BAD)
 		return NULL;
 	return &f->sub[id];
@@ -3313,17 +3339,15 @@ fx_stdsub(struct fx *f, int prefix)
 	size_t k;
 	char c;
 
-	if (f->end - f->p < 2)
-		return 0;
 	c = f->p[1];
 	for (k = 1; k < sizeof(stdsub) / sizeof(stdsub[0]); k++) {
 		const char *t = stdsub[k].simple;
 		if (c != stdsub[k].code)
 			continue;
 		f->p += 2;
-		if (f->p < f->end && *f->p == 'B')
+		if (*f->p == 'B')
 			return 0;
-		if (prefix && f->p < f->end && (*f->p == 'C' || *f->p == 'D'))
+		if (prefix && (*f->p == 'C' || *f->p == 'D'))
 			t = stdsub[k].full;
 		f->ln = stdsub[k].last;
 		f->lnlen = (int)strlen(stdsub[k].last);
@@ -3341,8 +3365,6 @@ fx_literal(struct fx *f)
 	char t;
 
 	f->p++;		/* L */
-	if (f->p >= f->end)
-		return 0;
 	t = *f->p;
 	if (islow(t)) {
 		if (t == 'u' || t == 'k' || t == 'p' || t == 'q' || t == 'r')
@@ -3356,21 +3378,21 @@ fx_literal(struct fx *f)
 			return 0;
 	} else
 		f->p++;
-	if (f->p < f->end && *f->p == 'n') {
+	if (*f->p == 'n') {
 		neg = 1;
 		f->p++;
 	}
 	s = f->p;
-	while (f->p < f->end && isdig(*f->p))
+	while (isdig(*f->p))
 		f->p++;
-	if (f->p == s || f->p >= f->end || *f->p != 'E' || !fx_comp(f, 3))
+	if (f->p == s || *f->p != 'E' || !fx_comp(f, 3))
 		return 0;
 	f->p++;
 	if (tp == P_BOOL && !neg && f->p - s == 2 && (*s == '0' || *s == '1')) {
 		f->len -= 6;	/* "(bool)" */
 		return *s == '0' ? fx_puts(f, "false") : fx_puts(f, "true");
 	}
-	if ((neg && !fx_puts(f, "-")) || !fx_put(f, s, f->end, (int)(f->p - 1 - s)))
+	if ((neg && !fx_puts(f, "-")) || !fx_put(f, s, f->end + FX_PAD, (int)(f->p - 1 - s)))
 		return 0;
 	switch (tp) {
 	case P_UNS: return fx_puts(f, "u");
@@ -3397,7 +3419,7 @@ fx_targ(struct fx *f, int pack, int rec)
 		if (pack || !fx_comp(f, 1))
 			return -1;
 		f->p++;
-		while (f->p < f->end && *f->p != 'E') {
+		while (*f->p != 'E') {
 			int start, kind;
 			if ((n > 0 && !fx_puts(f, ", ")) || !fx_comp(f, 1))
 				return -1;
@@ -3414,8 +3436,6 @@ fx_targ(struct fx *f, int pack, int rec)
 			}
 			n++;
 		}
-		if (f->p >= f->end)
-			return -1;
 		f->p++;
 		if (rec) {
 			/* the span is the elements' */
@@ -3437,6 +3457,7 @@ fx_targs(struct fx *f, int record)
 {
 	const char *ln = f->ln;
 	int lnlen = f->lnlen, n = 0, end;
+	char c;
 
 	f->p++;		/* I */
 	if (f->len > 0 && f->out[f->len - 1] == '<' && !fx_puts(f, " "))
@@ -3448,7 +3469,7 @@ fx_targs(struct fx *f, int record)
 		f->ntarg = -1;	/* (not while they are parsed) */
 		f->npel = 0;
 	}
-	while (f->p < f->end && *f->p != 'E') {
+	while (*f->p != 'E') {
 		int start, kind;
 		if (n > 0 && !fx_puts(f, ", "))
 			return 0;
@@ -3456,7 +3477,11 @@ fx_targs(struct fx *f, int record)
 		if (n >= FX_MAXTARG)
 			return 0;
 		f->nrec = n;
-		if (!fx_comp(f, 1) || (kind = fx_targ(f, 0, record)) < 0)
+		f->ncomp++;
+		c = *f->p;
+		kind = c == 'L' || c == 'J' || c == 'X' || c == 'I' ?
+		    fx_targ(f, 0, record) : fx_type(f);
+		if (kind < 0)
 			return 0;
 		if (f->len > start)
 			end = f->len;
@@ -3471,8 +3496,6 @@ fx_targs(struct fx *f, int record)
 	}
 	if (record)
 		f->ntarg = n;
-	if (f->p >= f->end)
-		return 0;
 	f->p++;		/* E */
 	if (n > 1 && f->len != end)
 		f->len = end;	/* empty packs at the end */
@@ -3489,84 +3512,143 @@ fx_targs(struct fx *f, int record)
 static int
 fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 {
-	int start = f->len, have = 0, ctor = 0;
+	/* (the cursors in locals: a store through o may alias *f) */
+	char *const out = f->out, *const oend = out + f->cap;
+	const char *const end = f->end;
+	const char *p = f->p + 1;	/* N */
+	char *o = out + f->len;
+	int start = f->len, have = 0, ctor = 0, t = 0;
 
-	f->p++;		/* N */
-	if (f->p < f->end && *f->p == 'K' && top) {
+#define FX_SAVE() (f->p = p, f->len = (int)(o - out))
+#define FX_LOAD() (p = f->p, o = out + f->len)
+	if (*p == 'K' && top) {
 		*cvq = 1;
-		f->p++;
-		if (!fx_comp(f, 1))
-			return 0;
+		p++;
+		f->ncomp++;
 	}
 	/* (more qualifiers: r is restrict there, not an operator) */
-	if (f->p < f->end && (*f->p == 'r' || *f->p == 'V' || *f->p == 'K'))
+	if (*p == 'r' || *p == 'V' || *p == 'K')
 		return 0;
-	*tpl = 0;
 	for (;;) {
-		char c, c2;
-		if (f->p >= f->end)
-			return 0;
-		c = *f->p;
-		c2 = f->p + 1 < f->end ? f->p[1] : '\0';
+		char c = p[0], c2 = p[1];
+
 		if (isdig(c)) {
-			if ((have && !fx_puts(f, "::")) || !fx_comp(f, 1) ||
-			    !fx_source_name(f) || !fx_abi_tags(f))
+			/* <source-name>, as fx_source_name() */
+			int n = c - '0';
+			p++;
+			while (isdig(*p)) {
+				n = n * 10 + (*p++ - '0');
+				if (n > CX_MAXIN)
+					return 0;
+			}
+			if (n <= 0 || end - p < n || oend - o < 34 + n)
 				return 0;
+			if (have) {
+				memcpy(o, "::", 2);
+				o += 2;
+			}
+			f->ncomp += 2;
+			if (n >= 10 && p[0] == '_' && p[1] == 'G' &&
+			    memcmp(p, "_GLOBAL_", 8) == 0 &&
+			    (p[8] == '.' || p[8] == '_' || p[8] == '$') &&
+			    p[9] == 'N') {
+				p += n;
+				FX_SAVE();
+				if (!fx_anon(f))
+					return 0;
+				o = out + f->len;
+			} else {
+				/* (the input is padded, the output has room) */
+				if (n <= 16)
+					memcpy(o, p, 16);
+				else if (n <= 32)
+					memcpy(o, p, 32);
+				else
+					memcpy(o, p, (size_t)n);
+				f->ln = p;
+				f->lnlen = n;
+				o += n;
+				p += n;
+			}
+			if (*p == 'B') {
+				FX_SAVE();
+				if (!fx_abi_tags1(f))
+					return 0;
+				FX_LOAD();
+			}
 			ctor = 0;
-			*tpl = 0;
+			t = 0;
 		} else if (c == 'I') {
 			/* (after a substitution, whether the name is a
 			 * ctor's is not known here) */
-			if (!have || (ctor < 0 && top) || !fx_targs(f, top))
+			if (!have || (ctor < 0 && top))
 				return 0;
-			*tpl = !ctor;
+			FX_SAVE();
+			if (!fx_targs(f, top))
+				return 0;
+			FX_LOAD();
+			t = !ctor;
 		} else if (c == 'S') {
 			if (have)
 				return 0;
 			ctor = 0;
+			FX_SAVE();
 			if (c2 == 't') {
 				f->p += 2;
 				if (!fx_comp(f, 1) || !fx_puts(f, "std"))
 					return 0;
 			} else if (c2 == '_' || isdig(c2) || isupp(c2)) {
-				const struct fspan *s = fx_seq_id(f);
+				const struct fspan *s = fx_sub(f);
 				if (s == NULL || s->kind != K_NAME ||
 				    !fx_copy(f, s))
 					return 0;
 				ctor = -1;
 			} else if (!fx_stdsub(f, 1))
 				return 0;
+			FX_LOAD();
 			have = 1;
-			if (f->p >= f->end || *f->p == 'E')
+			if (*p == 'E')
 				return 0;
 			continue;
 		} else if (islow(c)) {
+			FX_SAVE();
 			if ((have && !fx_puts(f, "::")) || !fx_comp(f, 1) ||
 			    !fx_operator(f))
 				return 0;
+			FX_LOAD();
 			ctor = 0;
-			*tpl = 0;
+			t = 0;
 		} else if ((c == 'C' && c2 >= '1' && c2 <= '5') ||
 		    (c == 'D' && (c2 == '0' || c2 == '1' || c2 == '2' ||
 		    c2 == '4' || c2 == '5'))) {
-			f->p += 2;
+			p += 2;
+			FX_SAVE();
 			if (!have || f->ln == NULL || !fx_puts(f, "::") ||
 			    (c == 'D' && !fx_puts(f, "~")) ||
 			    !fx_lit(f, f->ln, f->lnlen) || !fx_comp(f, 2))
 				return 0;
-			if (f->p < f->end && *f->p == 'B')
+			FX_LOAD();
+			if (*p == 'B')
 				return 0;
 			ctor = 1;
-			*tpl = 0;
+			t = 0;
 		} else
 			return 0;
 		have = 1;
-		if (f->p < f->end && *f->p == 'E')
+		if (*p == 'E')
 			break;
-		if (!fx_addsub(f, start, K_NAME))
+		if (f->nsub >= f->maxsub)
 			return 0;
+		f->sub[f->nsub].off = start;
+		f->sub[f->nsub].len = (int)(o - out) - start;
+		f->sub[f->nsub].kind = f->packdep ? K_BAD : K_NAME;
+		f->nsub++;
 	}
-	f->p++;		/* E */
+#undef FX_SAVE
+#undef FX_LOAD
+	*tpl = t;
+	f->p = p + 1;	/* E */
+	f->len = (int)(o - out);
 	return 1;
 }
 
@@ -3578,7 +3660,7 @@ fx_unscoped(struct fx *f, int top, int *tpl)
 
 	*tpl = 0;
 	if (*f->p == 'S') {
-		if (f->end - f->p < 3 || f->p[1] != 't' ||
+		if (f->p[1] != 't' ||
 		    !(isdig(f->p[2]) || islow(f->p[2])))
 			return 0;
 		f->p += 2;
@@ -3590,7 +3672,7 @@ fx_unscoped(struct fx *f, int top, int *tpl)
 			return 0;
 	} else if (!fx_source_name(f) || !fx_abi_tags(f))
 		return 0;
-	if (f->p < f->end && *f->p == 'I') {
+	if (*f->p == 'I') {
 		if (!fx_addsub(f, start, K_NAME) || !fx_targs(f, top))
 			return 0;
 		*tpl = 1;
@@ -3606,7 +3688,7 @@ fx_funtype(struct fx *f, const char *mod)
 	int kind, n, start, end;
 
 	f->p++;		/* F */
-	if (f->p >= f->end || *f->p == 'Y' || !fx_comp(f, 1))
+	if (*f->p == 'Y' || *f->p == '\0' || !fx_comp(f, 1))
 		return -1;
 	kind = fx_type(f);
 	if (kind < 0 || kind >= K_FUNC || !fx_puts(f, " ") || (mod && (!fx_puts(f, "(") ||
@@ -3614,23 +3696,22 @@ fx_funtype(struct fx *f, const char *mod)
 	    !fx_puts(f, "("))
 		return -1;
 	end = f->len;
-	for (n = 0; f->p < f->end && *f->p != 'E'; n++) {
+	for (n = 0; *f->p != 'E'; n++) {
 		const char *pstart = f->p;
 		if ((n > 0 && !fx_puts(f, ", ")) || !fx_comp(f, 1))
 			return -1;
 		start = f->len;
-		if ((*f->p == 'R' || *f->p == 'O') && f->p + 1 < f->end &&
-		    f->p[1] == 'E')
+		if ((*f->p == 'R' || *f->p == 'O') && f->p[1] == 'E')
 			return -1;	/* a ref-qualifier */
 		if ((kind = fx_type(f)) < 0)
 			return -1;
 		if (f->len > start)
 			end = f->len;
 		if (n == 0 && kind == K_VOID && f->p - 1 == pstart &&
-		    f->p < f->end && *f->p == 'E')
+		    *f->p == 'E')
 			f->len = end = start;
 	}
-	if (f->p >= f->end || n == 0)
+	if (n == 0)
 		return -1;
 	f->p++;		/* E */
 	if (n > 1 && f->len != end)
@@ -3648,10 +3729,10 @@ fx_array(struct fx *f, const char *mod)
 
 	f->p++;		/* A */
 	dim = f->p;
-	while (f->p < f->end && isdig(*f->p))
+	while (isdig(*f->p))
 		f->p++;
 	n = (int)(f->p - dim);
-	if (f->p >= f->end || *f->p != '_' || !fx_comp(f, 2))
+	if (*f->p != '_' || !fx_comp(f, 2))
 		return -1;
 	f->p++;
 	kind = fx_type(f);
@@ -3661,7 +3742,7 @@ fx_array(struct fx *f, const char *mod)
 	if (mod && (!fx_puts(f, " (") || !fx_lit(f, mod, (int)strlen(mod)) ||
 	    !fx_puts(f, ")")))
 		return -1;
-	return fx_puts(f, " [") && fx_put(f, dim, f->end, n) &&
+	return fx_puts(f, " [") && fx_put(f, dim, f->end + FX_PAD, n) &&
 	    fx_puts(f, "]") ? K_ARRAY : -1;
 }
 
@@ -3708,22 +3789,9 @@ static int
 fx_type_inner(struct fx *f)
 {
 	int start = f->len, kind, tpl;
-	char c, c2;
+	char c = f->p[0], c2 = f->p[1];
 
-	if (f->p >= f->end)
-		return -1;
-	c = *f->p;
-	c2 = f->p + 1 < f->end ? f->p[1] : '\0';
 	switch (c) {
-	case 'a': case 'b': case 'c': case 'd': case 'e': case 'f': case 'g':
-	case 'h': case 'i': case 'j': case 'l': case 'm': case 'n':
-	case 'o': case 's': case 't': case 'v': case 'w': case 'x': case 'y':
-	case 'z':
-		f->p++;
-		if (!fx_comp(f, 1) || !fx_lit(f, bt[c - 'a'].name,
-		    bt[c - 'a'].len))
-			return -1;
-		return c == 'v' ? K_VOID : K_BUILTIN;
 	case 'P': case 'R': case 'O':
 		f->p++;
 		if (!fx_comp(f, 1))
@@ -3764,7 +3832,7 @@ fx_type_inner(struct fx *f)
 		break;
 	case 'K': case 'V': case 'r':
 		f->p++;
-		if (f->p >= f->end || *f->p == 'K' || *f->p == 'V' ||
+		if (*f->p == '\0' || *f->p == 'K' || *f->p == 'V' ||
 		    *f->p == 'r' || *f->p == 'F' || *f->p == 'D')
 			return -1;
 		kind = fx_type(f);
@@ -3799,11 +3867,11 @@ fx_type_inner(struct fx *f)
 		break;
 	case 'S':
 		if (c2 == '_' || isdig(c2) || isupp(c2)) {
-			const struct fspan *s = fx_seq_id(f);
+			const struct fspan *s = fx_sub(f);
 			if (s == NULL || !fx_copy(f, s))
 				return -1;
 			kind = s->kind;
-			if (f->p >= f->end || *f->p != 'I')
+			if (*f->p != 'I')
 				return kind;
 			if (kind != K_NAME || !fx_targs(f, 0))
 				return -1;
@@ -3813,7 +3881,7 @@ fx_type_inner(struct fx *f)
 		} else {
 			if (!fx_stdsub(f, 0))
 				return -1;
-			if (f->p >= f->end || *f->p != 'I')
+			if (*f->p != 'I')
 				return K_NAME;
 			if (!fx_targs(f, 0))
 				return -1;
@@ -3824,15 +3892,15 @@ fx_type_inner(struct fx *f)
 		const struct fspan *a;
 		int n = 0;
 		f->p++;
-		if (f->p < f->end && *f->p != '_') {
-			while (f->p < f->end && isdig(*f->p)) {
+		if (*f->p != '_') {
+			while (isdig(*f->p)) {
 				n = n * 10 + (*f->p++ - '0');
 				if (n > FX_MAXTARG)
 					return -1;
 			}
 			n++;
 		}
-		if (f->p >= f->end || *f->p != '_' || n >= f->ntarg ||
+		if (*f->p != '_' || n >= f->ntarg ||
 		    !fx_comp(f, 1))
 			return -1;
 		f->p++;
@@ -3853,7 +3921,7 @@ fx_type_inner(struct fx *f)
 		if (!fx_copy(f, a))
 			return -1;
 		kind = a->kind;
-		if (f->p < f->end && *f->p == 'I') {
+		if (*f->p == 'I') {
 			if (kind != K_NAME || !fx_addsub(f, start, kind) ||
 			    !fx_targs(f, 0))
 				return -1;
@@ -3883,7 +3951,7 @@ fx_type_inner(struct fx *f)
 
 /* a type printed: its kind, or -1 to give up */
 static int
-fx_type(struct fx *f)
+fx_type_rec(struct fx *f)
 {
 	int k, dep = f->packdep;
 
@@ -3895,6 +3963,25 @@ fx_type(struct fx *f)
 	f->packdep |= dep;
 	f->depth--;
 	return k;
+}
+
+/* the builtin types' letters (not k, p, q, r, u) */
+#define FX_BUILTINS 0x3ec7bffu
+
+/* the same: a builtin type (a third of them) written where it is */
+static inline int
+fx_type(struct fx *f)
+{
+	unsigned c = (unsigned)(unsigned char)*f->p - 'a';
+
+	if (c < 26 && (FX_BUILTINS >> c & 1)) {
+		f->p++;
+		f->ncomp++;
+		if (!fx_lit(f, bt[c].name, bt[c].len))
+			return -1;
+		return c == 'v' - 'a' ? K_VOID : K_BUILTIN;
+	}
+	return fx_type_rec(f);
 }
 
 /* out[base..name) the name, out[name..len) its return type: made
@@ -3927,11 +4014,8 @@ static int
 fx_encoding(struct fx *f, int params)
 {
 	int base = f->len, cvq = 0, tpl = 0, n, end;
-	char c;
+	char c = *f->p;
 
-	if (f->p >= f->end)
-		return 0;
-	c = *f->p;
 	if (c == 'N') {
 		if (!fx_nested(f, 1, &cvq, &tpl))
 			return 0;
@@ -3981,14 +4065,14 @@ fx_offset(struct fx *f)
 {
 	int n = 0;
 
-	if (f->p < f->end && *f->p == 'n')
+	if (*f->p == 'n')
 		f->p++;
-	while (f->p < f->end && isdig(*f->p))
+	while (isdig(*f->p))
 		if (++n > 9)
 			return 0;
 		else
 			f->p++;
-	if (f->p >= f->end || *f->p != '_')
+	if (*f->p != '_')
 		return 0;
 	f->p++;
 	return 1;
@@ -4001,12 +4085,15 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags)
 {
 	struct fx f;
+	char in[CX_MAXIN + FX_PAD];
 	int ok;
 
-	if (len < 4 || sym[0] != '_' || sym[1] != 'Z')
+	if (len < 4 || len > CX_MAXIN || sym[0] != '_' || sym[1] != 'Z')
 		return 0;
-	f.p = sym + 2;
-	f.end = sym + len;
+	memcpy(in, sym, len);
+	memset(in + len, 0, FX_PAD);
+	f.p = in + 2;
+	f.end = in + len;
 	f.out = out;
 	f.len = 0;
 	f.cap = (int)(cap < FOLD_DM_MAXOUT ? cap : FOLD_DM_MAXOUT);
