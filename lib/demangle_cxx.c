@@ -67,7 +67,7 @@ struct cx {
 enum { P_DEF, P_INT, P_UNS, P_LONG, P_ULONG, P_LLONG, P_ULLONG, P_BOOL,
 	P_FLOAT, P_VOID };
 static const struct {
-	const char *name;
+	char name[24];		/* (NUL-padded: the fast path copies it whole) */
 	unsigned char len, print;
 } bt[] = {
 #define B(s, p) { s, sizeof(s) - 1, p }
@@ -3184,6 +3184,7 @@ fx_comp(struct fx *f, int n)
 
 static inline int fx_type(struct fx *f);
 static int fx_encoding(struct fx *f, int params);
+static int fx_targs(struct fx *f, int record);
 
 /* _GLOBAL__N...: printed as "(anonymous namespace)" */
 static int
@@ -3404,6 +3405,38 @@ fx_literal(struct fx *f)
 	}
 }
 
+/* X sr <prefix> E <source-name> [<template-args>] E: the expression
+ * of a template argument that is a scoped name (enable_if<is_signed<T>::
+ * value>), printed "prefix::name".  As the two passes read it first: the
+ * prefix's names are not substitutions (its types are). */
+static int
+fx_unresolved(struct fx *f)
+{
+	const char *p = f->p;
+
+	if (p[1] != 's' || p[2] != 'r' || !isdig(p[3]))
+		return -1;
+	f->p += 3;
+	f->ncomp += 3;
+	for (;;) {
+		if (!fx_source_name(f) || !fx_abi_tags(f))
+			return -1;
+		f->ncomp++;
+		if (*f->p == 'I' && !fx_targs(f, 0))
+			return -1;
+		if (*f->p == 'E')
+			break;
+		if (!isdig(*f->p) || !fx_puts(f, "::"))
+			return -1;
+	}
+	f->p++;		/* E */
+	if (!fx_puts(f, "::") || !fx_source_name(f) || !fx_abi_tags(f) ||
+	    (*f->p == 'I' && !fx_targs(f, 0)) || *f->p != 'E')
+		return -1;
+	f->p++;		/* E */
+	return K_NAME;
+}
+
 /* One template argument: its kind, or -1.  pack: an element of a pack;
  * rec: a pack's elements go to pel[] (the function's arguments). */
 static int
@@ -3412,7 +3445,9 @@ fx_targ(struct fx *f, int pack, int rec)
 	switch (*f->p) {
 	case 'L':
 		return fx_comp(f, 1) && fx_literal(f) ? K_NAME : -1;
-	case 'X': case 'I':
+	case 'X':
+		return fx_unresolved(f);
+	case 'I':
 		return -1;
 	case 'J': {
 		int n = 0, first = f->npel, slot = f->nrec;
@@ -3559,9 +3594,7 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 				o = out + f->len;
 			} else {
 				/* (the input is padded, the output has room) */
-				if (n <= 16)
-					memcpy(o, p, 16);
-				else if (n <= 32)
+				if (n <= 32)
 					memcpy(o, p, 32);
 				else
 					memcpy(o, p, (size_t)n);
@@ -3965,6 +3998,24 @@ fx_type_rec(struct fx *f)
 	return k;
 }
 
+/* the same, N...E: fx_type_inner()'s case without its frame */
+static int
+fx_type_nested(struct fx *f)
+{
+	int start = f->len, dep = f->packdep, tpl, ok;
+	char c2 = f->p[1];
+
+	if (c2 == 'K' || c2 == 'V' || c2 == 'r' || c2 == 'R' || c2 == 'O' ||
+	    f->depth >= FX_MAXDEPTH)
+		return -1;
+	f->depth++;
+	f->packdep = 0;
+	ok = fx_nested(f, 0, NULL, &tpl) && fx_addsub(f, start, K_NAME);
+	f->packdep |= dep;
+	f->depth--;
+	return ok ? K_NAME : -1;
+}
+
 /* the builtin types' letters (not k, p, q, r, u) */
 #define FX_BUILTINS 0x3ec7bffu
 
@@ -3977,10 +4028,14 @@ fx_type(struct fx *f)
 	if (c < 26 && (FX_BUILTINS >> c & 1)) {
 		f->p++;
 		f->ncomp++;
-		if (!fx_lit(f, bt[c].name, bt[c].len))
+		if (f->cap - f->len < (int)sizeof(bt[c].name))
 			return -1;
+		memcpy(f->out + f->len, bt[c].name, sizeof(bt[c].name));
+		f->len += bt[c].len;
 		return c == 'v' - 'a' ? K_VOID : K_BUILTIN;
 	}
+	if (*f->p == 'N')
+		return fx_type_nested(f);
 	return fx_type_rec(f);
 }
 
