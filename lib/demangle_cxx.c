@@ -3073,19 +3073,27 @@ pc(struct pr *p, struct cx *c)
  * template parameters.  Printed where they are, such shapes do not depend
  * on what is around them, so they are printed while they are parsed, and
  * a substitution or template parameter is a copy of a span of the output
- * already written.  Anything else (arrays, pointers to members, function
- * types under qualifiers, expressions, local names, lambdas, clone
- * suffixes, a substitution whose text depends on where it is printed...)
- * makes fx_demangle() give up, and the symbol goes through the two passes
- * above, which are the reference: the fast path only takes shapes for
- * which it writes the same bytes (CX_FAST=0 builds without it, to compare
- * them).  It also gives up where the two passes could reach one of their
- * limits (components, substitutions, print depth), so that they decide. */
+ * already written.  Two expressions of template arguments are taken too,
+ * scoped names (X sr ... E, enable_if<is_signed<T>::value>) and addresses
+ * of template functions (X ad L_Z ... E E).  Anything else (pointers to
+ * members, function types under qualifiers, other expressions, local
+ * names, lambdas, clone suffixes, a substitution whose text depends on
+ * where it is printed...) makes fx_demangle() give up, and the symbol goes
+ * through the two passes above, which are the reference: the fast path
+ * only takes shapes for which it writes the same bytes (CX_FAST=0 builds
+ * without it, to compare them).  It also gives up where the two passes
+ * could reach one of their limits (components, substitutions, print
+ * depth), so that they decide.
+ *
+ * It reads a copy of the symbol followed by FX_PAD NUL bytes: a NUL
+ * matches nothing the grammar wants, so the end needs no check of its own
+ * where a byte is looked at, and a name is copied 32 bytes at a time. */
 
 #define FX_MAXSUB 256
 #define FX_MAXTARG 64
 #define FX_MAXDEPTH 64
 #define FX_MAXCOMP 500		/* print depth <= 2 * components < CX_PRINT_DEPTH */
+#define FX_TD 2			/* packdep: a template parameter */
 #define FX_PAD 32		/* NUL bytes after the copy of the symbol */
 
 /* What a printed type is, for the rules that depend on it.  K_REFREF (a
@@ -3099,6 +3107,7 @@ enum { K_NAME, K_BUILTIN, K_VOID, K_PTR, K_REF, K_RREF, K_REFREF, K_CV,
 
 struct fspan {
 	int off, len, kind;	/* K_PACK: pack elements pel[off..off+len) */
+	int td;			/* a substitution's text holds a T_ */
 };
 
 struct fx {
@@ -3110,8 +3119,10 @@ struct fx {
 	int ntarg;		/* the function's template arguments; -1: none */
 	int nrec, npel;		/* recorded so far */
 	int packi, packn;	/* in a pack expansion: element, count (-1) */
-	int packdep;		/* the type being parsed uses the pack */
+	int packdep;		/* the type being parsed uses: 1 the pack,
+				 * 2 a template parameter (FX_TD) */
 	int depth;
+	int mark;		/* fx_address(): its substitutions from here */
 	const char *ln;		/* the last source name (for a ctor) */
 	int lnlen;
 	struct fspan sub[FX_MAXSUB];
@@ -3168,7 +3179,8 @@ fx_addsub(struct fx *f, int start, int kind)
 	s = &f->sub[f->nsub++];
 	s->off = start;
 	s->len = f->len - start;
-	s->kind = f->packdep ? K_BAD : kind;
+	s->kind = f->packdep & 1 ? K_BAD : kind;
+	s->td = f->packdep & FX_TD;
 	return 1;
 }
 
@@ -3437,6 +3449,43 @@ fx_unresolved(struct fx *f)
 	return K_NAME;
 }
 
+/* X ad L _Z <encoding> E E: the address of a template function as a
+ * template argument, printed "&(ret name<args>(params))", where no T_ has
+ * been read before it.  Its encoding has template arguments of its own:
+ * those of the list being read are put back after it. */
+static int
+fx_address(struct fx *f)
+{
+	struct fspan targ[FX_MAXTARG], pel[FX_MAXTARG];
+	int ntarg = f->ntarg, npel = f->npel, nrec = f->nrec, ok;
+
+	if (f->packi >= 0 || f->depth >= FX_MAXDEPTH || f->ntarg >= 0)
+		return -1;	/* (T_ before it: not here) */
+	f->p += 6;
+	f->ncomp += 3;
+	memcpy(targ, f->targ, sizeof(targ));
+	memcpy(pel, f->pel, sizeof(pel));
+	f->depth++;
+	ok = fx_puts(f, "&(") && fx_encoding(f, 2) && f->p[0] == 'E' &&
+	    f->p[1] == 'E' && fx_puts(f, ")");
+	f->depth--;
+	memcpy(f->targ, targ, sizeof(targ));
+	memcpy(f->pel, pel, sizeof(pel));
+	f->ntarg = ntarg;
+	f->npel = npel;
+	f->nrec = nrec;
+	if (!ok)
+		return -1;
+	/* Its return and parameter types that hold its T_ are printed by
+	 * the two passes with the arguments of wherever they are used
+	 * again: not substitutions the fast path can copy. */
+	for (; f->mark < f->nsub; f->mark++)
+		if (f->sub[f->mark].td)
+			f->sub[f->mark].kind = K_BAD;
+	f->p += 2;
+	return K_NAME;
+}
+
 /* One template argument: its kind, or -1.  pack: an element of a pack;
  * rec: a pack's elements go to pel[] (the function's arguments). */
 static int
@@ -3446,6 +3495,9 @@ fx_targ(struct fx *f, int pack, int rec)
 	case 'L':
 		return fx_comp(f, 1) && fx_literal(f) ? K_NAME : -1;
 	case 'X':
+		if (f->p[1] == 'a' && f->p[2] == 'd' && f->p[3] == 'L' &&
+		    f->p[4] == '_' && f->p[5] == 'Z')
+			return fx_address(f);
 		return fx_unresolved(f);
 	case 'I':
 		return -1;
@@ -3635,6 +3687,7 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 				if (s == NULL || s->kind != K_NAME ||
 				    !fx_copy(f, s))
 					return 0;
+				f->packdep |= s->td;
 				ctor = -1;
 			} else if (!fx_stdsub(f, 1))
 				return 0;
@@ -3674,7 +3727,8 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 			return 0;
 		f->sub[f->nsub].off = start;
 		f->sub[f->nsub].len = (int)(o - out) - start;
-		f->sub[f->nsub].kind = f->packdep ? K_BAD : K_NAME;
+		f->sub[f->nsub].kind = f->packdep & 1 ? K_BAD : K_NAME;
+		f->sub[f->nsub].td = f->packdep & FX_TD;
 		f->nsub++;
 	}
 #undef FX_SAVE
@@ -3785,6 +3839,7 @@ fx_expansion(struct fx *f)
 {
 	const char *p0, *p1 = NULL;
 	int start = f->len, nsub = 0, ncomp = 0, i, hold = f->packdep;
+	int nsub0 = f->nsub;
 
 	if (f->packi >= 0 || !fx_comp(f, 1))
 		return -1;
@@ -3809,12 +3864,17 @@ fx_expansion(struct fx *f)
 		f->nsub = nsub;
 		f->ncomp = ncomp;
 	}
-	if (f->packn == 0)
+	if (f->packn == 0) {
+		/* an empty pack: its text is dropped, so the substitutions
+		 * read in it have none to copy (the two passes print them) */
 		f->len = start;
+		for (i = nsub0; i < f->nsub; i++)
+			f->sub[i].kind = K_BAD;
+	}
 	f->packi = -1;
-	f->packdep = 1;
+	f->packdep = 1 | FX_TD;
 	i = fx_addsub(f, start, K_BAD);
-	f->packdep = hold;
+	f->packdep = hold | FX_TD;
 	return i ? K_BAD : -1;
 }
 
@@ -3903,6 +3963,7 @@ fx_type_inner(struct fx *f)
 			const struct fspan *s = fx_sub(f);
 			if (s == NULL || !fx_copy(f, s))
 				return -1;
+			f->packdep |= s->td;
 			kind = s->kind;
 			if (*f->p != 'I')
 				return kind;
@@ -3937,6 +3998,7 @@ fx_type_inner(struct fx *f)
 		    !fx_comp(f, 1))
 			return -1;
 		f->p++;
+		f->packdep |= FX_TD;
 		a = &f->targ[n];
 		if (a->kind == K_PACK) {
 			/* in a pack expansion, its element */
@@ -3944,7 +4006,7 @@ fx_type_inner(struct fx *f)
 			    (f->packn >= 0 && f->packn != a->len))
 				return -1;
 			f->packn = a->len;
-			f->packdep = 1;
+			f->packdep |= 1;
 			if (a->len == 0) {
 				kind = K_NAME;	/* (the text is dropped) */
 				break;
@@ -4064,7 +4126,8 @@ fx_rotate(struct fx *f, int base, int name)
 	return 1;
 }
 
-/* <name> [<bare-function-type>] (params 0: the name only) */
+/* <name> [<bare-function-type>] (params 0: the name only; 2: the
+ * encoding of an L_Z...E, a template function's, parameters up to the E) */
 static int
 fx_encoding(struct fx *f, int params)
 {
@@ -4081,6 +4144,11 @@ fx_encoding(struct fx *f, int params)
 		return 0;
 	if (!params)
 		return 1;
+	if (params == 2) {
+		if (!tpl)
+			return 0;	/* (&name, or (name(...)): not here) */
+		f->mark = f->nsub;
+	}
 	if (f->p == f->end)
 		return !cvq;
 	if (!tpl)
@@ -4093,7 +4161,7 @@ fx_encoding(struct fx *f, int params)
 	if (!fx_comp(f, 3) || !fx_puts(f, "("))
 		return 0;
 	end = f->len;
-	for (n = 0; f->p < f->end; n++) {
+	for (n = 0; f->p < f->end && (params == 1 || *f->p != 'E'); n++) {
 		int start, kind;
 		const char *pstart = f->p;
 		if (*f->p == 'E' || *f->p == '.' ||
@@ -4106,7 +4174,7 @@ fx_encoding(struct fx *f, int params)
 			end = f->len;
 		/* (v): no parameters */
 		if (n == 0 && kind == K_VOID && f->p - 1 == pstart &&
-		    f->p == f->end)
+		    (params == 1 ? f->p == f->end : *f->p == 'E'))
 			f->len = end = start;
 	}
 	if (n > 1 && f->len != end)
