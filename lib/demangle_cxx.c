@@ -3075,15 +3075,15 @@ pc(struct pr *p, struct cx *c)
  * a substitution or template parameter is a copy of a span of the output
  * already written.  Two expressions of template arguments are taken too,
  * scoped names (X sr ... E, enable_if<is_signed<T>::value>) and addresses
- * of template functions (X ad L_Z ... E E).  Anything else (pointers to
- * members, function types under qualifiers, other expressions, local
- * names, lambdas, clone suffixes, a substitution whose text depends on
- * where it is printed...) makes fx_demangle() give up, and the symbol goes
- * through the two passes above, which are the reference: the fast path
- * only takes shapes for which it writes the same bytes (CX_FAST=0 builds
- * without it, to compare them).  It also gives up where the two passes
- * could reach one of their limits (components, substitutions, print
- * depth), so that they decide.
+ * of template functions (X ad L_Z ... E E), and local statics (Z ... E
+ * name).  Anything else (pointers to members, function types under
+ * qualifiers, other expressions, other local names, lambdas, clone
+ * suffixes, a substitution whose text depends on where it is printed...)
+ * makes fx_demangle() give up, and the symbol goes through the two passes
+ * above, which are the reference: the fast path only takes shapes for
+ * which it writes the same bytes (CX_FAST=0 builds without it, to compare
+ * them).  It also gives up where the two passes could reach one of their
+ * limits (components, substitutions, print depth), so that they decide.
  *
  * It reads a copy of the symbol followed by FX_PAD NUL bytes: a NUL
  * matches nothing the grammar wants, so the end needs no check of its own
@@ -3593,8 +3593,9 @@ fx_targs(struct fx *f, int record)
 	return fx_puts(f, ">");
 }
 
-/* N [K] <prefix> E: a type's (top 0) or the function's (top 1, *cvq
- * set to 1 for a const member function).  *tpl: it ends in template
+/* N [K] <prefix> E: a type's (top 0: a substitution, as fx_type_rec()
+ * makes one) or the function's (top 1, *cvq set to 1 for a const member
+ * function).  *tpl: it ends in template
  * arguments, of a name that is not a ctor or dtor (a return type follows). */
 static int
 fx_nested(struct fx *f, int top, int *cvq, int *tpl)
@@ -3604,11 +3605,19 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 	const char *const end = f->end;
 	const char *p = f->p + 1;	/* N */
 	char *o = out + f->len;
-	int start = f->len, have = 0, ctor = 0, t = 0;
+	int start = f->len, have = 0, ctor = 0, t = 0, dep = 0;
 
 #define FX_SAVE() (f->p = p, f->len = (int)(o - out))
 #define FX_LOAD() (p = f->p, o = out + f->len)
-	if (*p == 'K' && top) {
+	if (!top) {
+		/* a type: fx_type_rec()'s bookkeeping, in this frame */
+		char c = *p;
+		if (c == 'R' || c == 'O' || f->depth >= FX_MAXDEPTH)
+			return 0;
+		f->depth++;
+		dep = f->packdep;
+		f->packdep = 0;
+	} else if (*p == 'K') {
 		*cvq = 1;
 		p++;
 		f->ncomp++;
@@ -3736,6 +3745,12 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 	*tpl = t;
 	f->p = p + 1;	/* E */
 	f->len = (int)(o - out);
+	if (!top) {
+		f->depth--;
+		if (!fx_addsub(f, start, K_NAME))
+			return 0;
+		f->packdep |= dep;
+	}
 	return 1;
 }
 
@@ -3952,12 +3967,6 @@ fx_type_inner(struct fx *f)
 			return -1;
 		kind = K_NAME;
 		break;
-	case 'N':
-		if (c2 == 'K' || c2 == 'V' || c2 == 'r' || c2 == 'R' ||
-		    c2 == 'O' || !fx_nested(f, 0, NULL, &tpl))
-			return -1;
-		kind = K_NAME;
-		break;
 	case 'S':
 		if (c2 == '_' || isdig(c2) || isupp(c2)) {
 			const struct fspan *s = fx_sub(f);
@@ -4060,24 +4069,6 @@ fx_type_rec(struct fx *f)
 	return k;
 }
 
-/* the same, N...E: fx_type_inner()'s case without its frame */
-static int
-fx_type_nested(struct fx *f)
-{
-	int start = f->len, dep = f->packdep, tpl, ok;
-	char c2 = f->p[1];
-
-	if (c2 == 'K' || c2 == 'V' || c2 == 'r' || c2 == 'R' || c2 == 'O' ||
-	    f->depth >= FX_MAXDEPTH)
-		return -1;
-	f->depth++;
-	f->packdep = 0;
-	ok = fx_nested(f, 0, NULL, &tpl) && fx_addsub(f, start, K_NAME);
-	f->packdep |= dep;
-	f->depth--;
-	return ok ? K_NAME : -1;
-}
-
 /* the builtin types' letters (not k, p, q, r, u) */
 #define FX_BUILTINS 0x3ec7bffu
 
@@ -4096,8 +4087,10 @@ fx_type(struct fx *f)
 		f->len += bt[c].len;
 		return c == 'v' - 'a' ? K_VOID : K_BUILTIN;
 	}
-	if (*f->p == 'N')
-		return fx_type_nested(f);
+	if (*f->p == 'N') {
+		int tpl;
+		return fx_nested(f, 0, NULL, &tpl) ? K_NAME : -1;
+	}
 	return fx_type_rec(f);
 }
 
@@ -4127,7 +4120,8 @@ fx_rotate(struct fx *f, int base, int name)
 }
 
 /* <name> [<bare-function-type>] (params 0: the name only; 2: the
- * encoding of an L_Z...E, a template function's, parameters up to the E) */
+ * encoding of an L_Z...E, a template function's, parameters up to the E;
+ * 3: a local name's function, parameters up to the E, no return type) */
 static int
 fx_encoding(struct fx *f, int params)
 {
@@ -4151,9 +4145,20 @@ fx_encoding(struct fx *f, int params)
 	}
 	if (f->p == f->end)
 		return !cvq;
+	if (params > 1 && *f->p == 'E')
+		return 0;
 	if (!tpl)
 		f->ntarg = -1;
-	else {
+	else if (params == 3) {
+		/* a local name's function: its return type is not printed,
+		 * and its substitutions have no text to copy */
+		int name = f->len, nsub = f->nsub, kind = fx_type(f);
+		if (kind < 0 || kind >= K_FUNC)
+			return 0;
+		f->len = name;
+		for (; nsub < f->nsub; nsub++)
+			f->sub[nsub].kind = K_BAD;
+	} else {
 		int name = f->len, kind = fx_type(f);
 		if (kind < 0 || kind >= K_FUNC || !fx_rotate(f, base, name))
 			return 0;
@@ -4180,6 +4185,38 @@ fx_encoding(struct fx *f, int params)
 	if (n > 1 && f->len != end)
 		f->len = end;	/* empty packs at the end */
 	return n > 0 && fx_puts(f, ")") && (!cvq || fx_puts(f, " const"));
+}
+
+/* Z <encoding> E <source-name> [<discriminator>] at the end of the
+ * symbol: a local static, printed "function(params)::name" (with its
+ * parameters even without FOLD_DM_PARAMS, as c++filt -p) */
+static int
+fx_local(struct fx *f)
+{
+	int n = 0;
+
+	f->p++;		/* Z */
+	f->ncomp += 3;
+	if (!fx_encoding(f, 3) || *f->p != 'E')
+		return 0;
+	f->p++;
+	if (!isdig(*f->p) || !fx_puts(f, "::") || !fx_source_name(f) ||
+	    !fx_abi_tags(f))
+		return 0;
+	if (*f->p == '_') {
+		/* _<number>, or __<number> and a _ after 10 or more (not
+		 * printed) */
+		int two = f->p[1] == '_';
+		const char *d;
+		f->p += 1 + two;
+		for (d = f->p; isdig(*f->p) && f->p - d < 9; f->p++)
+			n = n * 10 + (*f->p - '0');
+		if (f->p == d || isdig(*f->p))
+			return 0;
+		if (two && n >= 10 && *f->p++ != '_')
+			return 0;
+	}
+	return f->p == f->end;
 }
 
 /* <number> _, an offset of a thunk */
@@ -4259,6 +4296,7 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
 			ok = fx_puts(&f, "guard variable for ") &&
 			    f.p < f.end &&
 			    (*f.p == 'N' ? fx_nested(&f, 0, NULL, &tpl) :
+			    *f.p == 'Z' ? fx_local(&f) :
 			    isdig(*f.p) || *f.p == 'S' ?
 			    fx_unscoped(&f, 0, &tpl) : 0);
 		} else if (sym[3] == 'T' && len > 4 && sym[4] == 't') {
@@ -4271,6 +4309,10 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
 			    fx_encoding(&f, 1);
 		} else
 			return 0;
+		goto special;
+	}
+	if (sym[2] == 'Z') {
+		ok = fx_local(&f);
 		goto special;
 	}
 	if (!fx_encoding(&f, flags & FOLD_DM_PARAMS) ||
