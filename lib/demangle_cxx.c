@@ -3093,6 +3093,7 @@ pc(struct pr *p, struct cx *c)
 #define FX_MAXTARG 64
 #define FX_MAXDEPTH 64
 #define FX_MAXCOMP 500		/* print depth <= 2 * components < CX_PRINT_DEPTH */
+#define FX_MINCAP 64		/* a smaller output buffer: the two passes' */
 #define FX_TD 2			/* packdep: a template parameter */
 #define FX_PAD 32		/* NUL bytes after the copy of the symbol */
 
@@ -3601,11 +3602,13 @@ static int
 fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 {
 	/* (the cursors in locals: a store through o may alias *f) */
-	char *const out = f->out, *const oend = out + f->cap;
+	char *const out = f->out;
 	const char *const end = f->end;
 	const char *p = f->p + 1;	/* N */
-	char *o = out + f->len;
+	char *o = out + f->len, *olim;
 	int start = f->len, have = 0, ctor = 0, t = 0, dep = 0;
+
+	olim = out + f->cap - 34;	/* room for "::" and 32 bytes */
 
 #define FX_SAVE() (f->p = p, f->len = (int)(o - out))
 #define FX_LOAD() (p = f->p, o = out + f->len)
@@ -3628,8 +3631,9 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 	for (;;) {
 		char c = p[0], c2 = p[1];
 
-		if (isdig(c)) {
-			/* <source-name>, as fx_source_name() */
+		if (c >= '1' && c <= '9') {
+			/* <source-name>, as fx_source_name() (a length of 0...
+			 * is the two passes') */
 			int n = c - '0';
 			p++;
 			while (isdig(*p)) {
@@ -3637,7 +3641,7 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 				if (n > CX_MAXIN)
 					return 0;
 			}
-			if (n <= 0 || end - p < n || oend - o < 34 + n)
+			if (n > end - p || n > olim - o)
 				return 0;
 			if (have) {
 				memcpy(o, "::", 2);
@@ -4248,7 +4252,8 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
 	char in[CX_MAXIN + FX_PAD];
 	int ok;
 
-	if (len < 4 || len > CX_MAXIN || sym[0] != '_' || sym[1] != 'Z')
+	if (len < 4 || len > CX_MAXIN || sym[0] != '_' || sym[1] != 'Z' ||
+	    cap < FX_MINCAP)
 		return 0;
 	memcpy(in, sym, len);
 	memset(in + len, 0, FX_PAD);
