@@ -3075,10 +3075,11 @@ pc(struct pr *p, struct cx *c)
  * a substitution or template parameter is a copy of a span of the output
  * already written.  Two expressions of template arguments are taken too,
  * scoped names (X sr ... E, enable_if<is_signed<T>::value>) and addresses
- * of template functions (X ad L_Z ... E E), and local statics (Z ... E
- * name).  Anything else (pointers to members, function types under
- * qualifiers, other expressions, other local names, lambdas, clone
- * suffixes, a substitution whose text depends on where it is printed...)
+ * of template functions (X ad L_Z ... E E), local statics (Z ... E
+ * name), internal-linkage names (_ZL) and clone suffixes (.cold).
+ * Anything else (pointers to members, function types under qualifiers,
+ * other expressions, other local names, lambdas, a substitution whose
+ * text depends on where it is printed...)
  * makes fx_demangle() give up, and the symbol goes through the two passes
  * above, which are the reference: the fast path only takes shapes for
  * which it writes the same bytes (CX_FAST=0 builds without it, to compare
@@ -3776,6 +3777,12 @@ fx_unscoped(struct fx *f, int top, int *tpl)
 	if (islow(*f->p)) {
 		if (!fx_operator(f))
 			return 0;
+	} else if (top && *f->p == 'L') {
+		/* internal linkage (_ZL3foov): not printed; a discriminator
+		 * after the name is the two passes' */
+		f->p++;
+		if (!fx_source_name(f) || *f->p == '_' || !fx_abi_tags(f))
+			return 0;
 	} else if (!fx_source_name(f) || !fx_abi_tags(f))
 		return 0;
 	if (*f->p == 'I') {
@@ -4135,7 +4142,7 @@ fx_encoding(struct fx *f, int params)
 	if (c == 'N') {
 		if (!fx_nested(f, 1, &cvq, &tpl))
 			return 0;
-	} else if (isdig(c) || c == 'S' || islow(c)) {
+	} else if (isdig(c) || c == 'S' || islow(c) || c == 'L') {
 		if (!fx_unscoped(f, 1, &tpl))
 			return 0;
 	} else
@@ -4170,7 +4177,7 @@ fx_encoding(struct fx *f, int params)
 	if (!fx_comp(f, 3) || !fx_puts(f, "("))
 		return 0;
 	end = f->len;
-	for (n = 0; f->p < f->end && (params == 1 || *f->p != 'E'); n++) {
+	for (n = 0; f->p < f->end && *f->p != (params == 1 ? '.' : 'E'); n++) {
 		int start, kind;
 		const char *pstart = f->p;
 		if (*f->p == 'E' || *f->p == '.' ||
@@ -4183,7 +4190,8 @@ fx_encoding(struct fx *f, int params)
 			end = f->len;
 		/* (v): no parameters */
 		if (n == 0 && kind == K_VOID && f->p - 1 == pstart &&
-		    (params == 1 ? f->p == f->end : *f->p == 'E'))
+		    (params == 1 ? f->p == f->end || *f->p == '.' :
+		    *f->p == 'E'))
 			f->len = end = start;
 	}
 	if (n > 1 && f->len != end)
@@ -4221,6 +4229,28 @@ fx_local(struct fx *f)
 			return 0;
 	}
 	return f->p == f->end;
+}
+
+/* .cold, .isra.0, .constprop.0.isra.0 after the function's parameters:
+ * each " [clone .suffix]", as the two passes split them */
+static int
+fx_clones(struct fx *f)
+{
+	while (f->p[0] == '.' && (islow(f->p[1]) || isdig(f->p[1]) ||
+	    f->p[1] == '_')) {
+		const char *s = f->p, *e = f->p + 2;
+		while (islow(*e) || isdig(*e) || *e == '_')
+			e++;
+		while (*e == '.' && isdig(e[1]))
+			for (e += 2; isdig(*e); e++)
+				;
+		f->p = e;
+		f->ncomp += 2;
+		if (!fx_puts(f, " [clone ") || !fx_lit(f, s, (int)(e - s)) ||
+		    !fx_puts(f, "]"))
+			return 0;
+	}
+	return 1;
 }
 
 /* <number> _, an offset of a thunk */
@@ -4321,6 +4351,7 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
 		goto special;
 	}
 	if (!fx_encoding(&f, flags & FOLD_DM_PARAMS) ||
+	    ((flags & FOLD_DM_PARAMS) && f.p != f.end && !fx_clones(&f)) ||
 	    ((flags & FOLD_DM_PARAMS) && f.p != f.end) || f.ncomp > f.maxcomp)
 		return 0;
 	return (size_t)f.len;

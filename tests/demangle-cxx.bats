@@ -3,7 +3,7 @@
 # byte for byte what GNU c++filt -i and c++filt -i -p print.
 #
 # data/demangle/cxx-sample.txt: symbol, c++filt -i, c++filt -i -p (binutils
-# 2.40), tab-separated: 3140 symbols picked from the C++ objects of a Debian
+# 2.40), tab-separated: 3155 symbols picked from the C++ objects of a Debian
 # 12 machine for every construct (special names, thunks, clones, lambdas,
 # unnamed types, ABI tags, packs, decltype and other expressions, literals,
 # vendor types, modules...), those of cxx-sample.cc built by g++ and
@@ -15,7 +15,8 @@
 # X ad L_Z <encoding> E E, with the shapes it leaves to the two passes
 # (its substitutions that hold its T_, used after it), and a substitution
 # read in the expansion of an empty pack (both found by libFuzzer), and the
-# local statics it takes (Z <encoding> E <name>, with discriminators).
+# local statics it takes (Z <encoding> E <name>, with discriminators),
+# internal-linkage names (_ZL3foov) and clone suffixes (.cold, .isra.0).
 
 load helper
 
