@@ -3076,7 +3076,8 @@ pc(struct pr *p, struct cx *c)
  * already written.  Two expressions of template arguments are taken too,
  * scoped names (X sr ... E, enable_if<is_signed<T>::value>) and addresses
  * of template functions (X ad L_Z ... E E), local statics (Z ... E
- * name), internal-linkage names (_ZL) and clone suffixes (.cold).
+ * name), internal-linkage names (_ZL), ref-qualifiers and clone suffixes
+ * (.cold).
  * Anything else (pointers to members, function types under qualifiers,
  * other expressions, other local names, lambdas, a substitution whose
  * text depends on where it is printed...)
@@ -3595,9 +3596,9 @@ fx_targs(struct fx *f, int record)
 	return fx_puts(f, ">");
 }
 
-/* N [K] <prefix> E: a type's (top 0: a substitution, as fx_type_rec()
- * makes one) or the function's (top 1, *cvq set to 1 for a const member
- * function).  *tpl: it ends in template
+/* N [K] [R|O] <prefix> E: a type's (top 0: a substitution, as
+ * fx_type_rec() makes one) or the function's (top 1, *cvq: 1 for a const
+ * member function, | 2 for &, | 4 for &&).  *tpl: it ends in template
  * arguments, of a name that is not a ctor or dtor (a return type follows). */
 static int
 fx_nested(struct fx *f, int top, int *cvq, int *tpl)
@@ -3621,10 +3622,18 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 		f->depth++;
 		dep = f->packdep;
 		f->packdep = 0;
-	} else if (*p == 'K') {
-		*cvq = 1;
-		p++;
-		f->ncomp++;
+	} else {
+		if (*p == 'K') {
+			*cvq = 1;
+			p++;
+			f->ncomp++;
+		}
+		if (*p == 'R' || *p == 'O') {
+			/* a ref-qualifier: " &" or " &&" after the const */
+			*cvq |= *p == 'R' ? 2 : 4;
+			p++;
+			f->ncomp++;
+		}
 	}
 	/* (more qualifiers: r is restrict there, not an operator) */
 	if (*p == 'r' || *p == 'V' || *p == 'K')
@@ -3709,6 +3718,17 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 			have = 1;
 			if (*p == 'E')
 				return 0;
+			continue;
+		} else if (c == 'L' && c2 >= '1' && c2 <= '9') {
+			/* internal linkage, not printed: the name is read
+			 * next (a discriminator after it is the two passes') */
+			const char *q = p + 1;
+			int n = 0;
+			while (isdig(*q) && n <= CX_MAXIN)
+				n = n * 10 + (*q++ - '0');
+			if (n > end - q || q[n] == '_')
+				return 0;
+			p++;
 			continue;
 		} else if (islow(c)) {
 			FX_SAVE();
@@ -3952,7 +3972,8 @@ fx_type_inner(struct fx *f)
 	case 'K': case 'V': case 'r':
 		f->p++;
 		if (*f->p == '\0' || *f->p == 'K' || *f->p == 'V' ||
-		    *f->p == 'r' || *f->p == 'F' || *f->p == 'D')
+		    *f->p == 'r' || *f->p == 'F' || (*f->p == 'D' &&
+		    (f->p[1] == '\0' || !strchr("fdehusin", f->p[1]))))
 			return -1;
 		kind = fx_type(f);
 		if (kind < 0 || kind == K_CV || kind == K_REF ||
@@ -4196,7 +4217,10 @@ fx_encoding(struct fx *f, int params)
 	}
 	if (n > 1 && f->len != end)
 		f->len = end;	/* empty packs at the end */
-	return n > 0 && fx_puts(f, ")") && (!cvq || fx_puts(f, " const"));
+	return n > 0 && fx_puts(f, ")") &&
+	    (!(cvq & 1) || fx_puts(f, " const")) &&
+	    (!(cvq & 2) || fx_puts(f, " &")) &&
+	    (!(cvq & 4) || fx_puts(f, " &&"));
 }
 
 /* Z <encoding> E <source-name> [<discriminator>] at the end of the

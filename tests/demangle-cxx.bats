@@ -3,7 +3,7 @@
 # byte for byte what GNU c++filt -i and c++filt -i -p print.
 #
 # data/demangle/cxx-sample.txt: symbol, c++filt -i, c++filt -i -p (binutils
-# 2.40), tab-separated: 3155 symbols picked from the C++ objects of a Debian
+# 2.40), tab-separated: 3170 symbols picked from the C++ objects of a Debian
 # 12 machine for every construct (special names, thunks, clones, lambdas,
 # unnamed types, ABI tags, packs, decltype and other expressions, literals,
 # vendor types, modules...), those of cxx-sample.cc built by g++ and
@@ -16,7 +16,8 @@
 # (its substitutions that hold its T_, used after it), and a substitution
 # read in the expansion of an empty pack (both found by libFuzzer), and the
 # local statics it takes (Z <encoding> E <name>, with discriminators),
-# internal-linkage names (_ZL3foov) and clone suffixes (.cold, .isra.0).
+# internal-linkage names (_ZL3foov, _ZN1AL1bE), clone suffixes (.cold,
+# .isra.0), ref-qualified member functions and cv-qualified D builtins.
 
 load helper
 
