@@ -15,7 +15,12 @@
  * are fixed arrays on the stack; parsing and printing recursion are
  * limited; printing is stopped at min(cap, FOLD_DM_MAXOUT) bytes and after
  * a number of steps proportional to that, so that substitutions that
- * expand exponentially cannot make it hang.  No allocation.
+ * expand exponentially cannot make it hang.  Parsing gives up after
+ * CX_WORK components a byte of the symbol, counting those it takes back:
+ * libiberty reads the template arguments of a template parameter in a
+ * conversion operator's type, and reads them again when no second list
+ * follows, so that nested ones take twice the time a level (the symbols
+ * of this machine make at most 1.2 a byte).  No allocation.
  */
 #include <limits.h>
 #include <stddef.h>
@@ -30,6 +35,7 @@
 #define CX_PRINT_DEPTH 1024	/* nested print calls */
 #define CX_MAXSCOPE 512		/* saved template scopes */
 #define CX_MAXSAVED 2048	/* templates in them */
+#define CX_WORK 16		/* components made (taken back or not) a byte */
 #ifndef CX_FAST
 #define CX_FAST 1		/* 0: no fast path (to check it against the rest) */
 #endif
@@ -159,6 +165,7 @@ struct dp {
 	int is_expr, is_conv;
 	int unresolved;		/* libiberty's unresolved_name_state */
 	int depth, fdepth;
+	long work, maxwork;	/* components made, those taken back too */
 };
 
 static int
@@ -220,7 +227,7 @@ newc(struct dp *d, int t)
 {
 	struct cx *c;
 
-	if (d->ncomp >= d->maxcomp)
+	if (d->ncomp >= d->maxcomp || ++d->work > d->maxwork)
 		return NULL;
 	c = &d->comp[d->ncomp++];
 	c->t = (unsigned char)t;
@@ -3075,13 +3082,12 @@ pc(struct pr *p, struct cx *c)
  * a substitution or template parameter is a copy of a span of the output
  * already written.  Two expressions of template arguments are taken too,
  * scoped names (X sr ... E, enable_if<is_signed<T>::value>) and addresses
- * of template functions (X ad L_Z ... E E), local statics (Z ... E
+ * of template functions (X ad L_Z ... E E), and local statics (Z ... E
  * name), internal-linkage names (_ZL), ref-qualifiers and clone suffixes
- * (.cold).
- * Anything else (pointers to members, function types under qualifiers,
- * other expressions, other local names, lambdas, a substitution whose
- * text depends on where it is printed...)
- * makes fx_demangle() give up, and the symbol goes through the two passes
+ * (.cold).  Anything else (pointers to members, function types under
+ * qualifiers, other expressions, other local names, lambdas, a
+ * substitution whose text depends on where it is printed...) makes
+ * fx_demangle() give up, and the symbol goes through the two passes
  * above, which are the reference: the fast path only takes shapes for
  * which it writes the same bytes (CX_FAST=0 builds without it, to compare
  * them).  It also gives up where the two passes could reach one of their
@@ -4418,6 +4424,7 @@ fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
 
 	memset(&d, 0, sizeof(d));
 	d.unresolved = 1;
+	d.maxwork = CX_WORK * (long)len;
 again:
 	d.p = sym;
 	d.end = sym + len;

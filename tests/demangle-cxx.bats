@@ -188,6 +188,24 @@ doubling() {
 	fi
 }
 
+@test "limits: a parse that goes back at every level is given up at once, not followed for hours" {
+	# cv T_ I T_ I ...: libiberty reads each T_'s arguments, then again
+	# as none when no second list follows: twice the time a level
+	# (c++filt: 0.5 s at 24 levels, hours at 40); as c++filt, left as it is
+	local s k
+	s=_ZcvT_I
+	for k in $(seq 60); do s=${s}T_I; done
+	s=${s}i
+	run timeout 20 "$TESTBIN/demangle" <<< "$s"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$s" ]
+	# the one libFuzzer found (0.6 s, and 64 under its sanitizers)
+	s=$(cat "$BATS_TEST_DIRNAME/fuzz/regress/demangle_fast/conversion-backtracking")
+	run timeout 20 "$TESTBIN/demangle" <<< "$s"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$s" ]
+}
+
 @test "hostile: random bytes and cut symbols, no crash, output bounded" {
 	"$TESTBIN/randbytes" 200000 7 | tr '\0' '\n' > "$BATS_TEST_TMPDIR/r"
 	run timeout 60 "$TESTBIN/demangle" < "$BATS_TEST_TMPDIR/r"
