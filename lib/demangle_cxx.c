@@ -19,8 +19,9 @@
  * CX_WORK components a byte of the symbol, counting those it takes back:
  * libiberty reads the template arguments of a template parameter in a
  * conversion operator's type, and reads them again when no second list
- * follows, so that nested ones take twice the time a level (the symbols
- * of this machine make at most 1.2 a byte).  No allocation.
+ * follows, so that nested ones take twice the time a level (the 340,382
+ * C++ symbols of this machine's programs make at most 1.14 a byte).  No
+ * allocation.
  */
 #include <limits.h>
 #include <stddef.h>
