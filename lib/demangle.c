@@ -9,34 +9,27 @@
 
 #include "fold.h"
 
-/* The same, for a name with a suffix (".llvm.123"): anywhere. */
+/* Whether s[0..len), "_ZN" and 20 bytes or more, not ending in 'E', may be
+ * a legacy Rust name with a suffix: path segments (a decimal length and
+ * its bytes), the last one "h" and 16 hex digits, 'E' and ".suffix"
+ * (fold_demangle_rust() decides). */
 static int
-has_hash_segment_dot(const char *s, size_t len)
+rust_legacy_suffixed(const char *s, size_t len)
 {
-	const char *p = s + 2, *end = s + len;
+	const char *p = s + 3, *end = s + len, *seg = p;
+	size_t n;
 
-	while (p < end && (p = memchr(p, 'h', (size_t)(end - p))) != NULL) {
-		if (p[-1] == '7' && p[-2] == '1')
-			return 1;
-		p++;
+	while (p < end && *p >= '0' && *p <= '9') {
+		n = 0;
+		while (p < end && *p >= '0' && *p <= '9' && n <= len)
+			n = n * 10 + (size_t)(*p++ - '0');
+		if (n > (size_t)(end - p))
+			return 0;
+		seg = p;
+		p += n;
 	}
-	return 0;
-}
-
-/* Whether s holds "17h": every legacy Rust name ends in a path segment of
- * 17 bytes, 'h' and 16 hex digits; C++ names seldom have it. */
-static int
-has_hash_segment(const char *s, size_t len)
-{
-	/* Without a '.', the name must end in that segment and its 'E'
-	 * (as fold_demangle_rust() checks): a look at the end is enough. */
-	if (len < 23 || s[2] != 'N')
-		return 0;
-	if (s[len - 1] == 'E')
-		return memcmp(s + len - 20, "17h", 3) == 0;
-	if (memchr(s, '.', len) == NULL)
-		return 0;
-	return has_hash_segment_dot(s, len);
+	return end - p >= 2 && p[0] == 'E' && p[1] == '.' && p - seg == 17 &&
+	    seg[0] == 'h';
 }
 
 size_t
@@ -44,13 +37,28 @@ fold_demangle(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags)
 {
 	size_t n;
+	int rust = 0;
 
 	if (sym == NULL || len < 2 || sym[0] != '_')
 		return 0;
-	if (sym[1] == 'R' || (sym[1] == 'Z' && has_hash_segment(sym, len))) {
-		n = fold_demangle_rust(sym, len, out, cap, flags);
-		if (n > 0)
+	flags &= ~(unsigned)FOLD_DM_QUICK;
+	if (sym[1] == 'R')
+		rust = 1;
+	else if (sym[1] == 'Z' && len >= 23 && sym[2] == 'N') {
+		/* Every legacy Rust name ends in a path segment of 17 bytes,
+		 * 'h' and 16 hex digits, and 'E', maybe followed by a
+		 * ".suffix"; C++ names seldom do.  Without the suffix, a look
+		 * at the end tells.  With it, C++'s fast path first (which
+		 * refuses any such name), the segments only when it gives up. */
+		if (sym[len - 1] == 'E')
+			rust = memcmp(sym + len - 20, "17h", 3) == 0;
+		else if ((n = fold_demangle_cxx(sym, len, out, cap,
+		    flags | FOLD_DM_QUICK)) > 0)
 			return n;
+		else
+			rust = rust_legacy_suffixed(sym, len);
 	}
+	if (rust && (n = fold_demangle_rust(sym, len, out, cap, flags)) > 0)
+		return n;
 	return fold_demangle_cxx(sym, len, out, cap, flags);
 }

@@ -26,6 +26,9 @@
 #include <limits.h>
 #include <stddef.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fold.h"
 
@@ -4303,11 +4306,39 @@ fx_offset(struct fx *f)
 	return 1;
 }
 
+/* sym[0..len) copied to in[], FX_PAD NUL bytes after it: whether sym
+ * holds a NUL (then it is no symbol).  With SSE2, the copy and the check
+ * in one pass, 16 bytes at a time (the last 16 overlap the previous). */
+static inline int
+fx_load(char *in, const char *sym, size_t len)
+{
+	memset(in + len, 0, FX_PAD);
+#ifdef __SSE2__
+	if (len >= 16) {
+		__m128i v, low = _mm_set1_epi8(-1);
+		size_t k;
+		for (k = 0; k + 16 < len; k += 16) {
+			v = _mm_loadu_si128((const __m128i *)(const void *)(sym + k));
+			_mm_storeu_si128((__m128i *)(void *)(in + k), v);
+			low = _mm_min_epu8(low, v);
+		}
+		v = _mm_loadu_si128((const __m128i *)(const void *)(sym + len - 16));
+		_mm_storeu_si128((__m128i *)(void *)(in + len - 16), v);
+		low = _mm_min_epu8(low, v);
+		return _mm_movemask_epi8(_mm_cmpeq_epi8(low,
+		    _mm_setzero_si128())) != 0;
+	}
+#endif
+	memcpy(in, sym, len);
+	return memchr(sym, '\0', len) != NULL;
+}
+
 /* The symbol demangled into out[0..cap) by the fast path: its length, or
- * 0 where the two passes must decide. */
+ * 0 where the two passes must decide (*nul: it holds a NUL byte, it is not
+ * a symbol). */
 static size_t
 fx_demangle(const char *sym, size_t len, char *out, size_t cap,
-    unsigned flags)
+    unsigned flags, int *nul)
 {
 	struct fx f;
 	char in[CX_MAXIN + FX_PAD];
@@ -4316,8 +4347,8 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
 	if (len < 4 || len > CX_MAXIN || sym[0] != '_' || sym[1] != 'Z' ||
 	    cap < FX_MINCAP)
 		return 0;
-	memcpy(in, sym, len);
-	memset(in + len, 0, FX_PAD);
+	if ((*nul = fx_load(in, sym, len)) != 0)
+		return 0;
 	f.p = in + 2;
 	f.end = in + len;
 	f.out = out;
@@ -4385,6 +4416,12 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
 	    ((flags & FOLD_DM_PARAMS) && f.p != f.end && !fx_clones(&f)) ||
 	    ((flags & FOLD_DM_PARAMS) && f.p != f.end) || f.ncomp > f.maxcomp)
 		return 0;
+	/* FOLD_DM_QUICK: a legacy Rust name (_ZN ... 17h<hash>E.suffix)
+	 * reads as a nested name followed by '.', which the parameters
+	 * above refuse; without them, it is looked for */
+	if ((flags & (FOLD_DM_QUICK | FOLD_DM_PARAMS)) == FOLD_DM_QUICK &&
+	    *f.p == '.')
+		return 0;
 	return (size_t)f.len;
 special:
 	if (!ok || !fx_comp(&f, 1) || f.ncomp > f.maxcomp ||
@@ -4406,8 +4443,7 @@ fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
 	struct cx *c = NULL;
 	int global = 0;
 
-	if (sym == NULL || len < 2 || len > CX_MAXIN || out == NULL ||
-	    memchr(sym, '\0', len) != NULL)
+	if (sym == NULL || len < 2 || len > CX_MAXIN || out == NULL)
 		return 0;
 	if (sym[0] == '_' && sym[1] == 'Z')
 		global = 0;
@@ -4418,10 +4454,14 @@ fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
 	else
 		return 0;
 	if (!global && CX_FAST) {
-		size_t n = fx_demangle(sym, len, out, cap, flags);
-		if (n > 0)
+		int nul = 0;
+		size_t n = fx_demangle(sym, len, out, cap, flags, &nul);
+		if (n > 0 || nul || (flags & FOLD_DM_QUICK))
 			return n;
-	}
+	} else if (flags & FOLD_DM_QUICK)
+		return 0;
+	if (memchr(sym, '\0', len) != NULL)
+		return 0;
 
 	memset(&d, 0, sizeof(d));
 	d.unresolved = 1;

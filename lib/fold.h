@@ -1333,6 +1333,10 @@ int fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
  * (as perf script prints names).
  */
 enum { FOLD_DM_PARAMS = 1 };
+/* fold_demangle_cxx() only, for fold_demangle(): the shapes of its fast
+ * path only, and not a symbol that could be a legacy Rust name; 0 for the
+ * rest (the caller then goes on with Rust, and C++ without it). */
+enum { FOLD_DM_QUICK = 2 };
 /* The longest name written: a longer one is left mangled. */
 #define FOLD_DM_MAXOUT 65536
 /*

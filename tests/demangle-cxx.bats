@@ -152,6 +152,27 @@ same() {
 	done
 }
 
+@test "a NUL byte in a symbol: left as it is, wherever it is" {
+	local t=$BATS_TEST_TMPDIR s
+	# in a name, in the first 16 bytes and after them, in the last 16,
+	# in short symbols and in those that go through the two passes
+	for s in '_Z3f\0ov' '_Z1fv\0' '_ZN12abcdefghij\0k3fooEv' \
+	    '_ZN5outer12abcdefghijkl3fooEv\0' '_ZN5outer12abcdefghijkl3f\0oEv' \
+	    '_ZNK5outer5inner12abcdefghijkl3fooIiEEvRKS0_i\0' \
+	    '_ZZ4mainENKUlvE_clEv\0' '_ZN3foo\0bar17h0123456789abcdefE.llvm.1'; do
+		printf "$s\n" > "$t/in"
+		dm < "$t/in" > "$t/out"
+		cmp "$t/in" "$t/out" || fail "$s: $(od -c "$t/out")"
+		dm -p < "$t/in" > "$t/out"
+		cmp "$t/in" "$t/out" || fail "$s -p: $(od -c "$t/out")"
+		dm -C < "$t/in" > "$t/out"
+		cmp "$t/in" "$t/out" || fail "$s -C: $(od -c "$t/out")"
+	done
+	# and the same without the NUL are names
+	run dm <<< '_ZN5outer12abcdefghijkl3fooEv'
+	[ "$output" = 'outer::abcdefghijkl::foo()' ]
+}
+
 @test "limits: names longer than 1024 bytes are left (as c++filt), 1024 are not" {
 	local p
 	p=$(printf 'P%.0s' $(seq 1019))
