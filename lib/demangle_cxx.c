@@ -3108,15 +3108,21 @@ pc(struct pr *p, struct cx *c)
 #define FX_MINCAP 64		/* a smaller output buffer: the two passes' */
 #define FX_TD 2			/* packdep: a template parameter */
 #define FX_PAD 32		/* NUL bytes after the copy of the symbol */
+#if defined(__GNUC__)
+#define FX_INLINE inline __attribute__((always_inline))
+#else
+#define FX_INLINE inline
+#endif
 
 /* What a printed type is, for the rules that depend on it.  K_REFREF (a
- * reference to a reference, printed as one), K_FUNC, K_ARRAY and K_FUNCPTR
- * (a pointer or reference to either) print the same only where no
- * modifier is pending; K_BAD (a
+ * reference to a reference, printed as one), K_FUNC, K_ARRAY and
+ * K_FUNCPTR, K_FUNCREF, K_FUNCRREF (a pointer, reference or rvalue
+ * reference to either) print the same only where no modifier is pending;
+ * K_BAD (a
  * function type printed inside a pointer, a type of a pack expansion) has
  * no text of its own. */
 enum { K_NAME, K_BUILTIN, K_VOID, K_PTR, K_REF, K_RREF, K_REFREF, K_CV,
-	K_FUNC, K_ARRAY, K_FUNCPTR, K_PACK, K_BAD };
+	K_FUNC, K_ARRAY, K_FUNCPTR, K_FUNCREF, K_FUNCRREF, K_PACK, K_BAD };
 
 struct fspan {
 	int off, len, kind;	/* K_PACK: pack elements pel[off..off+len) */
@@ -3272,6 +3278,39 @@ fx_abi_tags(struct fx *f)
 	return *f->p != 'B' || fx_abi_tags1(f);
 }
 
+/* Whether no substitution that can be used holds a T_ (see fx_lambda()) */
+static int
+fx_no_td(const struct fx *f)
+{
+	int k;
+
+	for (k = 0; k < f->nsub; k++)
+		if (f->sub[k].td && f->sub[k].kind != K_BAD)
+			return 0;
+	return 1;
+}
+
+/* cv <type>: a conversion operator, "operator type" (fx_operator()
+ * gives 2 for it).  A template
+ * parameter in the type is read and printed in ways of its own (in the
+ * scope of the enclosing template): not here, nor through a substitution,
+ * as in a lambda's parameters; nor a function or array type. */
+static int
+fx_conversion(struct fx *f)
+{
+	int ntarg = f->ntarg, kind;
+
+	if (!fx_no_td(f))
+		return 0;
+	f->p += 2;
+	if (!fx_comp(f, 1) || !fx_puts(f, "operator "))
+		return 0;
+	f->ntarg = -1;
+	kind = fx_type(f);
+	f->ntarg = ntarg;
+	return kind >= 0 && kind < K_FUNC;
+}
+
 /* an operator's name (not cv, v<digit>, li) */
 static int
 fx_operator(struct fx *f)
@@ -3281,8 +3320,9 @@ fx_operator(struct fx *f)
 
 	c1 = f->p[0];
 	c2 = f->p[1];
-	if ((c1 == 'c' && c2 == 'v') || (c1 == 'l' && c2 == 'i') ||
-	    (c1 == 'o' && c2 == 'n'))
+	if (c1 == 'c' && c2 == 'v')
+		return fx_conversion(f) ? 2 : 0;
+	if ((c1 == 'l' && c2 == 'i') || (c1 == 'o' && c2 == 'n'))
 		return 0;
 	while (lo < hi) {
 		int i = lo + (hi - lo) / 2;
@@ -3552,8 +3592,8 @@ fx_targ(struct fx *f, int pack, int rec)
 /* I <template-arg>* E; record: they are the function's.  As libiberty,
  * an empty pack prints nothing, and the ", " before empty packs at the end
  * are taken back (and then no space goes before the '>'). */
-static int
-fx_targs(struct fx *f, int record)
+static FX_INLINE int
+fx_targs_body(struct fx *f, int record)
 {
 	const char *ln = f->ln;
 	int lnlen = f->lnlen, n = 0, end;
@@ -3606,12 +3646,91 @@ fx_targs(struct fx *f, int record)
 	return fx_puts(f, ">");
 }
 
+
+/* fx_targs_body() compiled for the two cases */
+static int
+fx_targs(struct fx *f, int record)
+{
+	return record ? fx_targs_body(f, 1) : fx_targs_body(f, 0);
+}
+
+/* a number >= 0, in decimal */
+static int
+fx_num(struct fx *f, long v)
+{
+	char b[24];
+	int k = (int)sizeof(b);
+
+	do
+		b[--k] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	return fx_lit(f, b + k, (int)sizeof(b) - k);
+}
+
+/* Ul <type>+ E [<number>] _: a lambda, printed "{lambda(params)#n}", its
+ * parameters as a function's.  A template parameter there prints as
+ * auto:N, also through a substitution: not here (ntarg -1 refuses T_,
+ * and no substitution may hold one).  Nor, in a type (!top), a parameter
+ * that is qualified, or a function or array type or a pointer to one: the
+ * two passes print it while the modifiers of the type wait (P, K...),
+ * and those change how such a parameter prints (a const waiting drops the
+ * parameter's own; an array or function takes them in), which only they
+ * know. */
+static int
+fx_lambda(struct fx *f, int top)
+{
+	int ntarg = f->ntarg, n, ok = 1;
+	long num = 0;
+
+	if (!fx_no_td(f))
+		return 0;
+	f->p += 2;
+	if (!fx_comp(f, 2) || !fx_puts(f, "{lambda("))
+		return 0;
+	f->ntarg = -1;
+	for (n = 0; *f->p != 'E'; n++) {
+		const char *pstart = f->p;
+		int kind, start;
+		if (n > 0 && !fx_puts(f, ", ")) {
+			ok = 0;
+			break;
+		}
+		start = f->len;
+		if ((kind = fx_type(f)) < 0 || !fx_comp(f, 1) ||
+		    (!top && kind >= K_CV)) {
+			ok = 0;
+			break;
+		}
+		/* (v): no parameters */
+		if (n == 0 && kind == K_VOID && f->p - 1 == pstart &&
+		    *f->p == 'E')
+			f->len = start;
+	}
+	f->ntarg = ntarg;
+	if (!ok || n == 0)
+		return 0;
+	f->p++;		/* E */
+	if (*f->p != '_') {
+		while (isdig(*f->p) && num < 1000000)
+			num = num * 10 + (*f->p++ - '0');
+		if (num >= 1000000)
+			return 0;
+		num++;
+	}
+	if (*f->p != '_' || !fx_puts(f, ")#"))
+		return 0;
+	f->p++;
+	f->ln = NULL;	/* (no ctor after it here) */
+	return fx_num(f, num + 1) && fx_puts(f, "}");
+}
+
 /* N [K] [R|O] <prefix> E: a type's (top 0: a substitution, as
  * fx_type_rec() makes one) or the function's (top 1, *cvq: 1 for a const
  * member function, | 2 for &, | 4 for &&).  *tpl: it ends in template
- * arguments, of a name that is not a ctor or dtor (a return type follows). */
-static int
-fx_nested(struct fx *f, int top, int *cvq, int *tpl)
+ * arguments, 1 of a name that is not a ctor or dtor (a return type
+ * follows), 2 of a ctor's or dtor's (none does). */
+static FX_INLINE int
+fx_nested_body(struct fx *f, int top, int *cvq, int *tpl)
 {
 	/* (the cursors in locals: a store through o may alias *f) */
 	char *const out = f->out;
@@ -3705,7 +3824,7 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 			if (!fx_targs(f, top))
 				return 0;
 			FX_LOAD();
-			t = !ctor;
+			t = ctor > 0 ? 2 : 1;
 		} else if (c == 'S') {
 			if (have)
 				return 0;
@@ -3741,11 +3860,25 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 			p++;
 			continue;
 		} else if (islow(c)) {
+			int op;
 			FX_SAVE();
 			if ((have && !fx_puts(f, "::")) || !fx_comp(f, 1) ||
-			    !fx_operator(f))
+			    (op = fx_operator(f)) == 0)
 				return 0;
 			FX_LOAD();
+			/* (a conversion operator in a type: the two passes';
+			 * one with template arguments has no return type) */
+			if (op == 2 && (!top || *p == 'B' || *p == 'I'))
+				return 0;
+			ctor = 0;
+			t = 0;
+		} else if (c == 'U' && c2 == 'l') {
+			FX_SAVE();
+			if ((have && !fx_puts(f, "::")) || !fx_lambda(f, top))
+				return 0;
+			FX_LOAD();
+			if (*p == 'B')
+				return 0;
 			ctor = 0;
 			t = 0;
 		} else if ((c == 'C' && c2 >= '1' && c2 <= '5') ||
@@ -3789,6 +3922,22 @@ fx_nested(struct fx *f, int top, int *cvq, int *tpl)
 	return 1;
 }
 
+/* fx_nested_body() twice, for a function's name and for a type, so that
+ * each is compiled for its own case */
+static int
+fx_nested_top(struct fx *f, int *cvq, int *tpl)
+{
+	return fx_nested_body(f, 1, cvq, tpl);
+}
+
+static int
+fx_nested(struct fx *f)
+{
+	int tpl;
+
+	return fx_nested_body(f, 0, NULL, &tpl);
+}
+
 /* <unscoped-name> [<template-args>], St included (not N): *tpl as above */
 static int
 fx_unscoped(struct fx *f, int top, int *tpl)
@@ -3805,8 +3954,8 @@ fx_unscoped(struct fx *f, int top, int *tpl)
 			return 0;
 	}
 	if (islow(*f->p)) {
-		if (!fx_operator(f))
-			return 0;
+		if (fx_operator(f) != 1)
+			return 0;	/* (a conversion: the two passes') */
 	} else if (top && *f->p == 'L') {
 		/* internal linkage (_ZL3foov): not printed; a discriminator
 		 * after the name is the two passes' */
@@ -3934,15 +4083,115 @@ fx_expansion(struct fx *f)
 	return i ? K_BAD : -1;
 }
 
+/* [_<number> | __<number>_] after a local name (not printed): __<number>
+ * takes its _ after 10 or more only, as libiberty reads it */
+static int
+fx_discriminator(struct fx *f)
+{
+	const char *d;
+	int two, n = 0;
+
+	if (*f->p != '_')
+		return 1;
+	two = f->p[1] == '_';
+	f->p += 1 + two;
+	for (d = f->p; isdig(*f->p) && f->p - d < 9; f->p++)
+		n = n * 10 + (*f->p - '0');
+	if (f->p == d || isdig(*f->p))
+		return 0;
+	return !two || n < 10 || *f->p++ == '_';
+}
+
+/* Z <encoding> E <entity>: a local name as a type (a template argument's,
+ * handleErrors<f<int>(int)::{lambda(Error&)#1}>), printed as the function
+ * (its return type left out, as fx_local() does) "::" the entity, a
+ * lambda or a name (its discriminator not printed).  The function's
+ * template arguments are its own: those of the list being read are put
+ * back after it, and the substitutions made in it that hold its T_ print
+ * with them, not here (as in fx_address()).  No T_ may be read before it
+ * for the same reason. */
+static int
+fx_localtype(struct fx *f)
+{
+	struct fspan targ[FX_MAXTARG], pel[FX_MAXTARG];
+	int ntarg = f->ntarg, npel = f->npel, nrec = f->nrec, mark = f->nsub;
+	int ok, k;
+
+	if (f->packi >= 0 || f->depth >= FX_MAXDEPTH || !fx_no_td(f))
+		return -1;
+	f->p++;		/* Z */
+	f->ncomp += 3;
+	memcpy(targ, f->targ, sizeof(targ));
+	memcpy(pel, f->pel, sizeof(pel));
+	f->depth++;
+	ok = fx_encoding(f, 3) && *f->p == 'E';
+	f->depth--;
+	memcpy(f->targ, targ, sizeof(targ));
+	memcpy(f->pel, pel, sizeof(pel));
+	f->ntarg = ntarg;
+	f->npel = npel;
+	f->nrec = nrec;
+	if (!ok)
+		return -1;
+	for (k = mark; k < f->nsub; k++)
+		if (f->sub[k].td)
+			f->sub[k].kind = K_BAD;
+	f->p++;		/* E */
+	if (!fx_puts(f, "::"))
+		return -1;
+	if (f->p[0] == 'U' && f->p[1] == 'l')
+		return fx_lambda(f, 0) && *f->p != 'B' ? K_NAME : -1;
+	if (!isdig(*f->p) || !fx_source_name(f) || *f->p == 'B')
+		return -1;
+	return fx_discriminator(f) ? K_NAME : -1;
+}
+
+/* An array type printed in out[start..len) (a template argument's), with
+ * a qualifier (cv) or a pointer or reference applied to it: libiberty
+ * prints the qualifier with the element type ("char const [4]") and the
+ * pointer or reference before the dimensions ("char (&) [4]"), so ins is
+ * put in before " [": 0 if it cannot be (a qualifier on an element type
+ * already qualified).  The substitutions made in that text (the template
+ * parameter's, the qualified type's) have no text of their own then. */
+static int
+fx_into_array(struct fx *f, int start, const char *ins, int n, int cv)
+{
+	char *o = f->out;
+	int i = f->len, k;
+
+	while (i > start && o[i - 1] == ']') {
+		for (i--; i > start && isdig(o[i - 1]); i--)
+			;
+		if (i == start || o[--i] != '[')
+			return 0;
+	}
+	if (i == f->len || i - start < 2 || o[--i] != ' ' ||
+	    o[i - 1] == ' ' || f->cap - f->len < n)
+		return 0;
+	/* (an element type ending in a qualifier: not here) */
+	if (cv && ((i - start >= 6 && memcmp(o + i - 6, " const", 6) == 0) ||
+	    (i - start >= 9 && memcmp(o + i - 9, " volatile", 9) == 0) ||
+	    (i - start >= 9 && memcmp(o + i - 9, " restrict", 9) == 0)))
+		return 0;
+	for (k = f->nsub - 1; k >= 0 && f->sub[k].off >= start; k--)
+		if (f->sub[k].off + f->sub[k].len > i)
+			f->sub[k].kind = K_BAD;
+	memmove(o + i + n, o + i, (size_t)(f->len - i));
+	memcpy(o + i, ins, (size_t)n);
+	f->len += n;
+	return 1;
+}
+
 static int
 fx_type_inner(struct fx *f)
 {
 	int start = f->len, kind, tpl;
 	char c = f->p[0], c2 = f->p[1];
+	const char *inner;
 
 	switch (c) {
 	case 'P': case 'R': case 'O':
-		f->p++;
+		inner = ++f->p;
 		if (!fx_comp(f, 1))
 			return -1;
 		if (c2 == 'F' || c2 == 'A') {
@@ -3953,10 +4202,32 @@ fx_type_inner(struct fx *f)
 			    fx_array(f, mod)) < 0 ||
 			    !fx_addsub(f, start, K_BAD))
 				return -1;
-			kind = K_FUNCPTR;
+			kind = c == 'P' ? K_FUNCPTR : c == 'R' ? K_FUNCREF :
+			    K_FUNCRREF;
 			break;
 		}
 		kind = fx_type(f);
+		if (kind == K_ARRAY && (c2 == 'T' || ((c2 == 'K' ||
+		    c2 == 'V' || c2 == 'r') && inner[1] == 'T'))) {
+			/* a template argument that is an array (maybe
+			 * qualified): "char (&) [4]" */
+			if (!(c == 'P' ? fx_into_array(f, start, " (*)", 4, 0) :
+			    c == 'R' ? fx_into_array(f, start, " (&)", 4, 0) :
+			    fx_into_array(f, start, " (&&)", 5, 0)))
+				return -1;
+			kind = c == 'P' ? K_FUNCPTR : c == 'R' ? K_FUNCREF :
+			    K_FUNCRREF;
+			break;
+		}
+		if ((kind == K_FUNCREF || kind == K_FUNCRREF) && c2 == 'T') {
+			/* a reference to a template argument that is one:
+			 * printed as it is, & and && or && and & as & (not
+			 * here; nor a reference to one written out, which
+			 * libiberty prints in its own way) */
+			if (c == 'P' || (c == 'R' && kind == K_FUNCRREF))
+				return -1;
+			break;
+		}
 		if (kind < 0 || kind == K_REFREF || kind >= K_FUNC)
 			return -1;
 		if (kind == K_REF || kind == K_RREF) {
@@ -3986,6 +4257,16 @@ fx_type_inner(struct fx *f)
 		    (f->p[1] == '\0' || !strchr("fdehusin", f->p[1]))))
 			return -1;
 		kind = fx_type(f);
+		if (kind == K_ARRAY && c2 == 'T') {
+			/* a template argument that is an array: the
+			 * qualifier goes with its element type */
+			if (!fx_comp(f, 1) || !(c == 'K' ?
+			    fx_into_array(f, start, " const", 6, 1) : c == 'V' ?
+			    fx_into_array(f, start, " volatile", 9, 1) :
+			    fx_into_array(f, start, " restrict", 9, 1)))
+				return -1;
+			break;
+		}
 		if (kind < 0 || kind == K_CV || kind == K_REF ||
 		    kind == K_RREF || kind == K_REFREF || kind >= K_FUNC ||
 		    !fx_comp(f, 1))
@@ -4074,6 +4355,10 @@ fx_type_inner(struct fx *f)
 		}
 		break;
 	}
+	case 'Z':
+		if ((kind = fx_localtype(f)) < 0)
+			return -1;
+		break;
 	case 'D': {
 		static const char dbt[] = "fdehusi";
 		const char *k;
@@ -4129,10 +4414,8 @@ fx_type(struct fx *f)
 		f->len += bt[c].len;
 		return c == 'v' - 'a' ? K_VOID : K_BUILTIN;
 	}
-	if (*f->p == 'N') {
-		int tpl;
-		return fx_nested(f, 0, NULL, &tpl) ? K_NAME : -1;
-	}
+	if (*f->p == 'N')
+		return fx_nested(f) ? K_NAME : -1;
 	return fx_type_rec(f);
 }
 
@@ -4164,14 +4447,14 @@ fx_rotate(struct fx *f, int base, int name)
 /* <name> [<bare-function-type>] (params 0: the name only; 2: the
  * encoding of an L_Z...E, a template function's, parameters up to the E;
  * 3: a local name's function, parameters up to the E, no return type) */
-static int
-fx_encoding(struct fx *f, int params)
+static FX_INLINE int
+fx_encoding_body(struct fx *f, int params)
 {
 	int base = f->len, cvq = 0, tpl = 0, n, end;
 	char c = *f->p;
 
 	if (c == 'N') {
-		if (!fx_nested(f, 1, &cvq, &tpl))
+		if (!fx_nested_top(f, &cvq, &tpl))
 			return 0;
 	} else if (isdig(c) || c == 'S' || islow(c) || c == 'L') {
 		if (!fx_unscoped(f, 1, &tpl))
@@ -4181,7 +4464,7 @@ fx_encoding(struct fx *f, int params)
 	if (!params)
 		return 1;
 	if (params == 2) {
-		if (!tpl)
+		if (tpl != 1)
 			return 0;	/* (&name, or (name(...)): not here) */
 		f->mark = f->nsub;
 	}
@@ -4191,6 +4474,8 @@ fx_encoding(struct fx *f, int params)
 		return 0;
 	if (!tpl)
 		f->ntarg = -1;
+	else if (tpl == 2)
+		;	/* a ctor's or dtor's: no return type */
 	else if (params == 3) {
 		/* a local name's function: its return type is not printed,
 		 * and its substitutions have no text to copy */
@@ -4233,35 +4518,40 @@ fx_encoding(struct fx *f, int params)
 	    (!(cvq & 4) || fx_puts(f, " &&"));
 }
 
+/* fx_encoding_body() compiled for the function's own name with and
+ * without its parameters, and for the rest */
+static int
+fx_encoding(struct fx *f, int params)
+{
+	return fx_encoding_body(f, params);
+}
+
+static int
+fx_encoding_params(struct fx *f)
+{
+	return fx_encoding_body(f, 1);
+}
+
+static int
+fx_encoding_name(struct fx *f)
+{
+	return fx_encoding_body(f, 0);
+}
+
 /* Z <encoding> E <source-name> [<discriminator>] at the end of the
  * symbol: a local static, printed "function(params)::name" (with its
  * parameters even without FOLD_DM_PARAMS, as c++filt -p) */
 static int
 fx_local(struct fx *f)
 {
-	int n = 0;
-
 	f->p++;		/* Z */
 	f->ncomp += 3;
 	if (!fx_encoding(f, 3) || *f->p != 'E')
 		return 0;
 	f->p++;
 	if (!isdig(*f->p) || !fx_puts(f, "::") || !fx_source_name(f) ||
-	    !fx_abi_tags(f))
+	    !fx_abi_tags(f) || !fx_discriminator(f))
 		return 0;
-	if (*f->p == '_') {
-		/* _<number>, or __<number> and a _ after 10 or more (not
-		 * printed) */
-		int two = f->p[1] == '_';
-		const char *d;
-		f->p += 1 + two;
-		for (d = f->p; isdig(*f->p) && f->p - d < 9; f->p++)
-			n = n * 10 + (*f->p - '0');
-		if (f->p == d || isdig(*f->p))
-			return 0;
-		if (two && n >= 10 && *f->p++ != '_')
-			return 0;
-	}
 	return f->p == f->end;
 }
 
@@ -4392,7 +4682,7 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
 		if (sym[3] == 'V') {
 			ok = fx_puts(&f, "guard variable for ") &&
 			    f.p < f.end &&
-			    (*f.p == 'N' ? fx_nested(&f, 0, NULL, &tpl) :
+			    (*f.p == 'N' ? fx_nested(&f) :
 			    *f.p == 'Z' ? fx_local(&f) :
 			    isdig(*f.p) || *f.p == 'S' ?
 			    fx_unscoped(&f, 0, &tpl) : 0);
@@ -4412,7 +4702,8 @@ fx_demangle(const char *sym, size_t len, char *out, size_t cap,
 		ok = fx_local(&f);
 		goto special;
 	}
-	if (!fx_encoding(&f, flags & FOLD_DM_PARAMS) ||
+	if (!((flags & FOLD_DM_PARAMS) ? fx_encoding_params(&f) :
+	    fx_encoding_name(&f)) ||
 	    ((flags & FOLD_DM_PARAMS) && f.p != f.end && !fx_clones(&f)) ||
 	    ((flags & FOLD_DM_PARAMS) && f.p != f.end) || f.ncomp > f.maxcomp)
 		return 0;

@@ -3,7 +3,7 @@
 # byte for byte what GNU c++filt -i and c++filt -i -p print.
 #
 # data/demangle/cxx-sample.txt: symbol, c++filt -i, c++filt -i -p (binutils
-# 2.40), tab-separated: 3170 symbols picked from the C++ objects of a Debian
+# 2.40), tab-separated: 3284 symbols picked from the C++ objects of a Debian
 # 12 machine for every construct (special names, thunks, clones, lambdas,
 # unnamed types, ABI tags, packs, decltype and other expressions, literals,
 # vendor types, modules...), those of cxx-sample.cc built by g++ and
@@ -17,7 +17,23 @@
 # read in the expansion of an empty pack (both found by libFuzzer), and the
 # local statics it takes (Z <encoding> E <name>, with discriminators),
 # internal-linkage names (_ZL3foov, _ZN1AL1bE), clone suffixes (.cold,
-# .isra.0), ref-qualified member functions and cv-qualified D builtins.
+# .isra.0), ref-qualified member functions and cv-qualified D builtins;
+# and last, lambdas in nested names (with the shapes it leaves: auto:N
+# parameters, directly or through a substitution, packs, ABI tags, ctors,
+# malformed) and references to arrays and functions collapsed through a
+# template parameter (& and && as &: left), arrays given through one
+# with a qualifier, pointer or reference ("int const (&) [3]", and the
+# substitutions made inside, which it leaves), and chains of them written
+# out, which libiberty prints in its own way (found by libFuzzer); and
+# conversion operators (with those it leaves: template parameters,
+# function and array types, template arguments, ABI tags, unscoped),
+# and templates of ctors and dtors (their parameters use their template
+# arguments; no return type), and local names as types (typeinfo for
+# f()::S, g<f<int>(int)::{lambda()#1}>: the inner function's template
+# arguments its own, its substitutions that hold its T_ left), with their
+# discriminators; lambdas in types under modifiers (a const pointer to
+# one: libiberty prints their qualified, array and function parameters
+# with the modifiers waiting, found by libFuzzer).
 
 load helper
 

@@ -80,7 +80,7 @@ main(int argc, char **argv)
 {
 	long rounds = 1, r;
 	char *buf = NULL, *p;
-	size_t len = 0, cap = 0;
+	size_t len = 0, cap = 0, off = 0;
 	int c;
 
 	while ((c = getopt(argc, argv, "pCRn:")) != -1) {
@@ -100,12 +100,12 @@ main(int argc, char **argv)
 	 * comes: buffers that stay small and in the cache */
 	for (;;) {
 		ssize_t got;
-		if (cap - len < IBUF) {
-			cap = cap ? cap * 2 : 2 * IBUF;
+		if (cap - off - len < IBUF) {
+			cap = cap ? cap * 2 : 2 * IBUF + FOLD_READ_ALIGN;
 			if ((buf = realloc(buf, cap)) == NULL)
 				return 1;
 		}
-		got = read(0, buf + len, IBUF);
+		got = read(0, buf + off + len, IBUF);
 		if (got < 0)
 			return 1;
 		if (got == 0)
@@ -113,13 +113,15 @@ main(int argc, char **argv)
 		len += (size_t)got;
 		if (rounds > 1)
 			continue;
-		if ((p = lines(buf, buf + len, 0, 1)) == NULL)
+		if ((p = lines(buf + off, buf + off + len, 0, 1)) == NULL)
 			return 1;
-		len -= (size_t)(p - buf);
-		memmove(buf, p, len);
+		len -= (size_t)(p - buf - off);
+		/* the next read lands aligned */
+		off = fold_read_pad(buf, len);
+		memmove(buf + off, p, len);
 	}
 	for (r = 0; r < rounds; r++)
-		if (lines(buf, buf + len, 1, r + 1 == rounds) == NULL)
+		if (lines(buf + off, buf + off + len, 1, r + 1 == rounds) == NULL)
 			return 1;
 	free(buf);
 	c = flush();
