@@ -3110,8 +3110,10 @@ pc(struct pr *p, struct cx *c)
 #define FX_PAD 32		/* NUL bytes after the copy of the symbol */
 #if defined(__GNUC__)
 #define FX_INLINE inline __attribute__((always_inline))
+#define FX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define FX_INLINE inline
+#define FX_UNLIKELY(x) (x)
 #endif
 
 /* What a printed type is, for the rules that depend on it.  K_REFREF (a
@@ -3126,8 +3128,13 @@ enum { K_NAME, K_BUILTIN, K_VOID, K_PTR, K_REF, K_RREF, K_REFREF, K_CV,
 
 struct fspan {
 	int off, len, kind;	/* K_PACK: pack elements pel[off..off+len) */
-	int td;			/* a substitution's text holds a T_ */
+	int td;			/* a substitution's: packdep where it was made
+				 * (FX_TD: its text holds a T_; 1: it is of a
+				 * pack expansion, it has no text of its own) */
 };
+
+/* a substitution that may be copied */
+#define FX_USABLE(s) ((s)->kind != K_BAD && !((s)->td & 1))
 
 struct fx {
 	const char *p, *end;
@@ -3159,7 +3166,7 @@ fx_put(struct fx *f, const char *s, const char *send, int n)
 
 	if (n <= 16 && f->cap - f->len >= 16 && send - s >= 16)
 		memmove(o, s, 16);
-	else if (f->cap - f->len >= n)
+	else if (!FX_UNLIKELY(f->cap - f->len < n))
 		memmove(o, s, (size_t)n);
 	else
 		return 0;
@@ -3171,7 +3178,7 @@ fx_put(struct fx *f, const char *s, const char *send, int n)
 static inline int
 fx_lit(struct fx *f, const char *s, int n)
 {
-	if (f->cap - f->len < n)
+	if (FX_UNLIKELY(f->cap - f->len < n))
 		return 0;
 	memcpy(f->out + f->len, s, (size_t)n);
 	f->len += n;
@@ -3193,13 +3200,13 @@ fx_addsub(struct fx *f, int start, int kind)
 {
 	struct fspan *s;
 
-	if (f->nsub >= f->maxsub)
+	if (FX_UNLIKELY(f->nsub >= f->maxsub))
 		return 0;
 	s = &f->sub[f->nsub++];
 	s->off = start;
 	s->len = f->len - start;
-	s->kind = f->packdep & 1 ? K_BAD : kind;
-	s->td = f->packdep & FX_TD;
+	s->kind = kind;
+	s->td = f->packdep;
 	return 1;
 }
 
@@ -3285,7 +3292,7 @@ fx_no_td(const struct fx *f)
 	int k;
 
 	for (k = 0; k < f->nsub; k++)
-		if (f->sub[k].td && f->sub[k].kind != K_BAD)
+		if ((f->sub[k].td & FX_TD) && FX_USABLE(&f->sub[k]))
 			return 0;
 	return 1;
 }
@@ -3369,7 +3376,7 @@ fx_seq_id(struct fx *f)
 		f->p++;
 		id++;
 	}
-	if (id >= (unsigned)f->nsub || f->sub[id].kind == K_BAD)
+	if (id >= (unsigned)f->nsub || !FX_USABLE(&f->sub[id]))
 		return NULL;
 	return &f->sub[id];
 }
@@ -3392,7 +3399,7 @@ fx_sub(struct fx *f)
 		f->p = p + 3;
 	} else
 		return fx_seq_id(f);
-	if (id >= (unsigned)f->nsub || f->sub[id].kind == K_BAD)
+	if (id >= (unsigned)f->nsub || !FX_USABLE(&f->sub[id]))
 		return NULL;
 	return &f->sub[id];
 }
@@ -3533,7 +3540,7 @@ fx_address(struct fx *f)
 	 * the two passes with the arguments of wherever they are used
 	 * again: not substitutions the fast path can copy. */
 	for (; f->mark < f->nsub; f->mark++)
-		if (f->sub[f->mark].td)
+		if (f->sub[f->mark].td & FX_TD)
 			f->sub[f->mark].kind = K_BAD;
 	f->p += 2;
 	return K_NAME;
@@ -3780,7 +3787,7 @@ fx_nested_body(struct fx *f, int top, int *cvq, int *tpl)
 				if (n > CX_MAXIN)
 					return 0;
 			}
-			if (n > end - p || n > olim - o)
+			if (FX_UNLIKELY(n > end - p || n > olim - o))
 				return 0;
 			if (have) {
 				memcpy(o, "::", 2);
@@ -3824,7 +3831,10 @@ fx_nested_body(struct fx *f, int top, int *cvq, int *tpl)
 			if (!fx_targs(f, top))
 				return 0;
 			FX_LOAD();
+			/* (a second list: a template of a template, which
+			 * libiberty gives a return type) */
 			t = ctor > 0 ? 2 : 1;
+			ctor = 0;
 		} else if (c == 'S') {
 			if (have)
 				return 0;
@@ -3839,7 +3849,7 @@ fx_nested_body(struct fx *f, int top, int *cvq, int *tpl)
 				if (s == NULL || s->kind != K_NAME ||
 				    !fx_copy(f, s))
 					return 0;
-				f->packdep |= s->td;
+				f->packdep |= s->td & FX_TD;
 				ctor = -1;
 			} else if (!fx_stdsub(f, 1))
 				return 0;
@@ -3900,12 +3910,12 @@ fx_nested_body(struct fx *f, int top, int *cvq, int *tpl)
 		have = 1;
 		if (*p == 'E')
 			break;
-		if (f->nsub >= f->maxsub)
+		if (FX_UNLIKELY(f->nsub >= f->maxsub))
 			return 0;
 		f->sub[f->nsub].off = start;
 		f->sub[f->nsub].len = (int)(o - out) - start;
-		f->sub[f->nsub].kind = f->packdep & 1 ? K_BAD : K_NAME;
-		f->sub[f->nsub].td = f->packdep & FX_TD;
+		f->sub[f->nsub].kind = K_NAME;
+		f->sub[f->nsub].td = f->packdep;
 		f->nsub++;
 	}
 #undef FX_SAVE
@@ -4134,7 +4144,7 @@ fx_localtype(struct fx *f)
 	if (!ok)
 		return -1;
 	for (k = mark; k < f->nsub; k++)
-		if (f->sub[k].td)
+		if (f->sub[k].td & FX_TD)
 			f->sub[k].kind = K_BAD;
 	f->p++;		/* E */
 	if (!fx_puts(f, "::"))
@@ -4182,6 +4192,40 @@ fx_into_array(struct fx *f, int start, const char *ins, int n, int cv)
 	return 1;
 }
 
+/* K, V or r <type> at f->p, its text from out[start]: its kind (K_CV, or
+ * K_ARRAY for an array given through a template parameter, the qualifier
+ * going with its element type), or -1; its substitution is the caller's.
+ * Inline, so that a pointer or reference to a qualified type (RK, PK) is
+ * read in one frame. */
+static FX_INLINE int
+fx_cv(struct fx *f, int start)
+{
+	char c = *f->p++, c2 = *f->p;
+	int kind;
+
+	if (c2 == '\0' || c2 == 'K' || c2 == 'V' || c2 == 'r' || c2 == 'F' ||
+	    (c2 == 'D' && (f->p[1] == '\0' || !strchr("fdehusin", f->p[1]))))
+		return -1;
+	kind = fx_type(f);
+	if (kind == K_ARRAY && c2 == 'T') {
+		/* a template argument that is an array: the qualifier goes
+		 * with its element type */
+		if (!fx_comp(f, 1) || !(c == 'K' ?
+		    fx_into_array(f, start, " const", 6, 1) : c == 'V' ?
+		    fx_into_array(f, start, " volatile", 9, 1) :
+		    fx_into_array(f, start, " restrict", 9, 1)))
+			return -1;
+		return K_ARRAY;
+	}
+	if (kind < 0 || kind == K_CV || kind == K_REF || kind == K_RREF ||
+	    kind == K_REFREF || kind >= K_FUNC || !fx_comp(f, 1))
+		return -1;
+	if (!(c == 'K' ? fx_puts(f, " const") : c == 'V' ?
+	    fx_puts(f, " volatile") : fx_puts(f, " restrict")))
+		return -1;
+	return K_CV;
+}
+
 static int
 fx_type_inner(struct fx *f)
 {
@@ -4206,7 +4250,14 @@ fx_type_inner(struct fx *f)
 			    K_FUNCRREF;
 			break;
 		}
-		kind = fx_type(f);
+		if (c2 == 'K' || c2 == 'V' || c2 == 'r') {
+			/* (the qualified type in this frame, and its
+			 * substitution) */
+			if ((kind = fx_cv(f, start)) < 0 ||
+			    !fx_addsub(f, start, kind))
+				return -1;
+		} else
+			kind = fx_type(f);
 		if (kind == K_ARRAY && (c2 == 'T' || ((c2 == 'K' ||
 		    c2 == 'V' || c2 == 'r') && inner[1] == 'T'))) {
 			/* a template argument that is an array (maybe
@@ -4251,30 +4302,8 @@ fx_type_inner(struct fx *f)
 		}
 		break;
 	case 'K': case 'V': case 'r':
-		f->p++;
-		if (*f->p == '\0' || *f->p == 'K' || *f->p == 'V' ||
-		    *f->p == 'r' || *f->p == 'F' || (*f->p == 'D' &&
-		    (f->p[1] == '\0' || !strchr("fdehusin", f->p[1]))))
+		if ((kind = fx_cv(f, start)) < 0)
 			return -1;
-		kind = fx_type(f);
-		if (kind == K_ARRAY && c2 == 'T') {
-			/* a template argument that is an array: the
-			 * qualifier goes with its element type */
-			if (!fx_comp(f, 1) || !(c == 'K' ?
-			    fx_into_array(f, start, " const", 6, 1) : c == 'V' ?
-			    fx_into_array(f, start, " volatile", 9, 1) :
-			    fx_into_array(f, start, " restrict", 9, 1)))
-				return -1;
-			break;
-		}
-		if (kind < 0 || kind == K_CV || kind == K_REF ||
-		    kind == K_RREF || kind == K_REFREF || kind >= K_FUNC ||
-		    !fx_comp(f, 1))
-			return -1;
-		if (!(c == 'K' ? fx_puts(f, " const") : c == 'V' ?
-		    fx_puts(f, " volatile") : fx_puts(f, " restrict")))
-			return -1;
-		kind = K_CV;
 		break;
 	case 'F':
 		if ((kind = fx_funtype(f, NULL)) < 0)
@@ -4295,7 +4324,7 @@ fx_type_inner(struct fx *f)
 			const struct fspan *s = fx_sub(f);
 			if (s == NULL || !fx_copy(f, s))
 				return -1;
-			f->packdep |= s->td;
+			f->packdep |= s->td & FX_TD;
 			kind = s->kind;
 			if (*f->p != 'I')
 				return kind;
@@ -4365,6 +4394,14 @@ fx_type_inner(struct fx *f)
 		int i;
 		if (c2 == 'p')
 			return fx_expansion(f);
+		if (c2 == 'a' || c2 == 'c') {
+			/* auto, decltype(auto): names, not substitutions */
+			f->p += 2;
+			if (!fx_comp(f, 1))
+				return -1;
+			return (c2 == 'a' ? fx_puts(f, "auto") :
+			    fx_puts(f, "decltype(auto)")) ? K_NAME : -1;
+		}
 		k = c2 ? strchr(dbt, c2) : NULL;
 		i = k ? 26 + (int)(k - dbt) : c2 == 'n' ? BT_NULLPTR : -1;
 		if (i < 0 || !fx_comp(f, 1))

@@ -20,7 +20,9 @@ static char out[FOLD_DM_MAXOUT];	/* the passes not written (-n) */
 static char *obuf;
 static size_t olen;
 static unsigned flags = FOLD_DM_PARAMS;
-static int cxx, rust;
+/* fold_demangle(), or -C, -R */
+static size_t (*dm)(const char *, size_t, char *, size_t, unsigned) =
+    fold_demangle;
 
 /* Write obuf[0..olen), 0 on success. */
 static int
@@ -44,35 +46,38 @@ flush(void)
 static char *
 lines(char *p, char *e, int all, int last)
 {
-	char *nl;
+	char *nl, *const ob = obuf;
+	size_t ol = olen;
+	const unsigned fl = flags;
 
 	for (; p < e; p = nl + 1) {
-		size_t k, sl, room;
-		char *o;
+		size_t k, sl;
 		if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL) {
 			if (!all)
-				return p;
+				break;
 			nl = e;
 		}
 		sl = (size_t)(nl - p);
-		if (OBUF - olen < FOLD_DM_MAXOUT + sl + 1 && flush())
-			return NULL;
-		/* demangled straight into the output */
-		o = last ? obuf + olen : out;
-		room = last ? OBUF - olen : sizeof(out);
-		k = cxx ? fold_demangle_cxx(p, sl, o, room, flags) :
-		    rust ? fold_demangle_rust(p, sl, o, room, flags) :
-		    fold_demangle(p, sl, o, room, flags);
-		if (!last)
+		if (!last) {
+			dm(p, sl, out, sizeof(out), fl);
 			continue;
-		if (k == 0) {
-			memcpy(obuf + olen, p, sl);
+		}
+		if (OBUF - ol < FOLD_DM_MAXOUT + sl + 1) {
+			olen = ol;
+			if (flush())
+				return NULL;
+			ol = 0;
+		}
+		/* demangled straight into the output */
+		if ((k = dm(p, sl, ob + ol, OBUF - ol, fl)) == 0) {
+			memcpy(ob + ol, p, sl);
 			k = sl;
 		}
-		olen += k;
-		obuf[olen++] = '\n';
+		ol += k;
+		ob[ol++] = '\n';
 	}
-	return e;
+	olen = ol;
+	return p < e ? p : e;
 }
 
 int
@@ -86,8 +91,8 @@ main(int argc, char **argv)
 	while ((c = getopt(argc, argv, "pCRn:")) != -1) {
 		switch (c) {
 		case 'p': flags &= ~(unsigned)FOLD_DM_PARAMS; break;
-		case 'C': cxx = 1; break;
-		case 'R': rust = 1; break;
+		case 'C': dm = fold_demangle_cxx; break;
+		case 'R': dm = fold_demangle_rust; break;
 		case 'n': rounds = atol(optarg); break;
 		default:
 			fprintf(stderr, "usage: demangle [-pCR] [-n count]\n");
