@@ -4149,9 +4149,12 @@ fx_localtype(struct fx *f)
 	f->p++;		/* E */
 	if (!fx_puts(f, "::"))
 		return -1;
+	/* (template arguments or ABI tags after it: the two passes') */
 	if (f->p[0] == 'U' && f->p[1] == 'l')
-		return fx_lambda(f, 0) && *f->p != 'B' ? K_NAME : -1;
-	if (!isdig(*f->p) || !fx_source_name(f) || *f->p == 'B')
+		return fx_lambda(f, 0) && *f->p != 'B' && *f->p != 'I' ?
+		    K_NAME : -1;
+	if (!isdig(*f->p) || !fx_source_name(f) || *f->p == 'B' ||
+	    *f->p == 'I')
 		return -1;
 	return fx_discriminator(f) ? K_NAME : -1;
 }

@@ -3,7 +3,7 @@
 # byte for byte what GNU c++filt -i and c++filt -i -p print.
 #
 # data/demangle/cxx-sample.txt: symbol, c++filt -i, c++filt -i -p (binutils
-# 2.40), tab-separated: 3299 symbols picked from the C++ objects of a Debian
+# 2.40), tab-separated: 3306 symbols picked from the C++ objects of a Debian
 # 12 machine for every construct (special names, thunks, clones, lambdas,
 # unnamed types, ABI tags, packs, decltype and other expressions, literals,
 # vendor types, modules...), those of cxx-sample.cc built by g++ and
@@ -31,7 +31,8 @@
 # arguments; no return type, but a second list has one: found by
 # libFuzzer), and local names as types (typeinfo for
 # f()::S, g<f<int>(int)::{lambda()#1}>: the inner function's template
-# arguments its own, its substitutions that hold its T_ left), with their
+# arguments its own, its substitutions that hold its T_ left; template
+# arguments after the entity left: found by libFuzzer), with their
 # discriminators; lambdas in types under modifiers (a const pointer to
 # one: libiberty prints their qualified, array and function parameters
 # with the modifiers waiting, found by libFuzzer); auto and
