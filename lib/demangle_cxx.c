@@ -3088,10 +3088,14 @@ pc(struct pr *p, struct cx *c)
  * scoped names (X sr ... E, enable_if<is_signed<T>::value>) and addresses
  * of template functions (X ad L_Z ... E E), and local statics (Z ... E
  * name), internal-linkage names (_ZL), ref-qualifiers and clone suffixes
- * (.cold).  Anything else (pointers to members, function types under
- * qualifiers, other expressions, other local names, lambdas, a
- * substitution whose text depends on where it is printed...) makes
- * fx_demangle() give up, and the symbol goes through the two passes
+ * (.cold), lambdas in nested names, conversion operators, templates of
+ * ctors, local names as types (typeinfo for f()::S, a lambda of a function
+ * in template arguments), auto, and an array given through a template
+ * parameter under a qualifier or reference.  Anything else (pointers to
+ * members, function types under qualifiers, other expressions, other
+ * local names, a substitution whose text depends on where it is
+ * printed...) makes fx_demangle() give up, and the symbol goes through
+ * the two passes
  * above, which are the reference: the fast path only takes shapes for
  * which it writes the same bytes (CX_FAST=0 builds without it, to compare
  * them).  It also gives up where the two passes could reach one of their
@@ -3099,7 +3103,11 @@ pc(struct pr *p, struct cx *c)
  *
  * It reads a copy of the symbol followed by FX_PAD NUL bytes: a NUL
  * matches nothing the grammar wants, so the end needs no check of its own
- * where a byte is looked at, and a name is copied 32 bytes at a time. */
+ * where a byte is looked at, and a name is copied 32 bytes at a time (a
+ * symbol holding a NUL is no symbol: found while the copy is made).  The
+ * readers of nested names, template argument lists and encodings are
+ * compiled once for each of their cases (FX_INLINE bodies behind small
+ * wrappers), which lets the compiler drop what the other case needs. */
 
 #define FX_MAXSUB 256
 #define FX_MAXTARG 64
