@@ -3156,7 +3156,6 @@ struct fx {
 	int packdep;		/* the type being parsed uses: 1 the pack,
 				 * 2 a template parameter (FX_TD) */
 	int depth;
-	int mark;		/* fx_address(): its substitutions from here */
 	const char *ln;		/* the last source name (for a ctor) */
 	int lnlen;
 	struct fspan sub[FX_MAXSUB];
@@ -3517,39 +3516,48 @@ fx_unresolved(struct fx *f)
 	return K_NAME;
 }
 
-/* X ad L _Z <encoding> E E: the address of a template function as a
- * template argument, printed "&(ret name<args>(params))", where no T_ has
- * been read before it.  Its encoding has template arguments of its own:
- * those of the list being read are put back after it. */
+/* The encoding of a function inside the template arguments of another
+ * (X ad L_Z ... E, Z ... E): its template arguments are its own, so those
+ * of the list being read are put back after it, and the substitutions
+ * made in it that hold its T_, which the two passes print with its
+ * arguments wherever they are used again, are not copied after it.
+ * params: as fx_encoding(). */
 static int
-fx_address(struct fx *f)
+fx_inner_encoding(struct fx *f, int params)
 {
 	struct fspan targ[FX_MAXTARG], pel[FX_MAXTARG];
-	int ntarg = f->ntarg, npel = f->npel, nrec = f->nrec, ok;
+	int ntarg = f->ntarg, npel = f->npel, nrec = f->nrec, mark = f->nsub;
+	int ok, k;
 
-	if (f->packi >= 0 || f->depth >= FX_MAXDEPTH || f->ntarg >= 0)
-		return -1;	/* (T_ before it: not here) */
-	f->p += 6;
-	f->ncomp += 3;
 	memcpy(targ, f->targ, sizeof(targ));
 	memcpy(pel, f->pel, sizeof(pel));
 	f->depth++;
-	ok = fx_puts(f, "&(") && fx_encoding(f, 2) && f->p[0] == 'E' &&
-	    f->p[1] == 'E' && fx_puts(f, ")");
+	ok = fx_encoding(f, params);
 	f->depth--;
 	memcpy(f->targ, targ, sizeof(targ));
 	memcpy(f->pel, pel, sizeof(pel));
 	f->ntarg = ntarg;
 	f->npel = npel;
 	f->nrec = nrec;
-	if (!ok)
+	for (k = mark; k < f->nsub; k++)
+		if (f->sub[k].td & FX_TD)
+			f->sub[k].kind = K_BAD;
+	return ok;
+}
+
+/* X ad L _Z <encoding> E E: the address of a template function as a
+ * template argument, printed "&(ret name<args>(params))", where no T_ has
+ * been read before it (fx_inner_encoding()). */
+static int
+fx_address(struct fx *f)
+{
+	if (f->packi >= 0 || f->depth >= FX_MAXDEPTH || f->ntarg >= 0)
+		return -1;	/* (T_ before it: not here) */
+	f->p += 6;
+	f->ncomp += 3;
+	if (!fx_puts(f, "&(") || !fx_inner_encoding(f, 2) ||
+	    f->p[0] != 'E' || f->p[1] != 'E' || !fx_puts(f, ")"))
 		return -1;
-	/* Its return and parameter types that hold its T_ are printed by
-	 * the two passes with the arguments of wherever they are used
-	 * again: not substitutions the fast path can copy. */
-	for (; f->mark < f->nsub; f->mark++)
-		if (f->sub[f->mark].td & FX_TD)
-			f->sub[f->mark].kind = K_BAD;
 	f->p += 2;
 	return K_NAME;
 }
@@ -4124,36 +4132,17 @@ fx_discriminator(struct fx *f)
  * handleErrors<f<int>(int)::{lambda(Error&)#1}>), printed as the function
  * (its return type left out, as fx_local() does) "::" the entity, a
  * lambda or a name (its discriminator not printed).  The function's
- * template arguments are its own: those of the list being read are put
- * back after it, and the substitutions made in it that hold its T_ print
- * with them, not here (as in fx_address()).  No T_ may be read before it
- * for the same reason. */
+ * template arguments are its own (fx_inner_encoding()), so no T_ may be
+ * read before it. */
 static int
 fx_localtype(struct fx *f)
 {
-	struct fspan targ[FX_MAXTARG], pel[FX_MAXTARG];
-	int ntarg = f->ntarg, npel = f->npel, nrec = f->nrec, mark = f->nsub;
-	int ok, k;
-
 	if (f->packi >= 0 || f->depth >= FX_MAXDEPTH || !fx_no_td(f))
 		return -1;
 	f->p++;		/* Z */
 	f->ncomp += 3;
-	memcpy(targ, f->targ, sizeof(targ));
-	memcpy(pel, f->pel, sizeof(pel));
-	f->depth++;
-	ok = fx_encoding(f, 3) && *f->p == 'E';
-	f->depth--;
-	memcpy(f->targ, targ, sizeof(targ));
-	memcpy(f->pel, pel, sizeof(pel));
-	f->ntarg = ntarg;
-	f->npel = npel;
-	f->nrec = nrec;
-	if (!ok)
+	if (!fx_inner_encoding(f, 3) || *f->p != 'E')
 		return -1;
-	for (k = mark; k < f->nsub; k++)
-		if (f->sub[k].td & FX_TD)
-			f->sub[k].kind = K_BAD;
 	f->p++;		/* E */
 	if (!fx_puts(f, "::"))
 		return -1;
@@ -4511,11 +4500,8 @@ fx_encoding_body(struct fx *f, int params)
 		return 0;
 	if (!params)
 		return 1;
-	if (params == 2) {
-		if (tpl != 1)
-			return 0;	/* (&name, or (name(...)): not here) */
-		f->mark = f->nsub;
-	}
+	if (params == 2 && tpl != 1)
+		return 0;	/* (&name, or (name(...)): not here) */
 	if (f->p == f->end)
 		return !cvq;
 	if (params > 1 && *f->p == 'E')
