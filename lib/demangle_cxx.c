@@ -3304,11 +3304,11 @@ fx_no_td(const struct fx *f)
 	return 1;
 }
 
-/* cv <type>: a conversion operator, "operator type" (fx_operator()
- * gives 2 for it).  A template
- * parameter in the type is read and printed in ways of its own (in the
- * scope of the enclosing template): not here, nor through a substitution,
- * as in a lambda's parameters; nor a function or array type. */
+/* cv <type>: a conversion operator, "operator type" (fx_operator() gives
+ * 2 for it).  A template parameter in the type is read and printed in ways
+ * of its own (in the scope of the enclosing template): not here, nor
+ * through a substitution, as in a lambda's parameters; nor a function or
+ * array type. */
 static int
 fx_conversion(struct fx *f)
 {
