@@ -132,7 +132,7 @@ $(BUILD)/bench/%: tests/bench/%.c
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZERS = folded regex perf dtrace svg elf perfdata demangle demangle_rust \
-	demangle_fast
+	demangle_fast demangle_rust_fast
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 
@@ -151,6 +151,15 @@ build/fuzz/obj/demangle_cxx_ref.o: lib/demangle_cxx.c lib/fold.h
 
 build/fuzz/fuzz_demangle_fast: tests/fuzz/fuzz_demangle_fast.c tests/fuzz/fuzz.h $(FUZZOBJ) build/fuzz/obj/demangle_cxx_ref.o
 	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) build/fuzz/obj/demangle_cxx_ref.o -lm -pthread
+
+# and the Rust demangler without its v0 fast path
+build/fuzz/obj/demangle_rust_ref.o: lib/demangle_rust.c lib/fold.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(ALL_CPPFLAGS) $(WARNFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link \
+		-DRS_FAST=0 -Dfold_demangle_rust=fold_demangle_rust_ref -c -o $@ lib/demangle_rust.c
+
+build/fuzz/fuzz_demangle_rust_fast: tests/fuzz/fuzz_demangle_rust_fast.c tests/fuzz/fuzz.h $(FUZZOBJ) build/fuzz/obj/demangle_rust_ref.o
+	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) build/fuzz/obj/demangle_rust_ref.o -lm -pthread
 
 fuzz: $(FUZZERS:%=build/fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \

@@ -28,6 +28,9 @@
 #define RS_MAXDEPTH 1024	/* libiberty's RUST_MAX_RECURSION_COUNT */
 #define RS_MAXPUNY 512		/* code points of one punycode identifier */
 #define RS_NMEMO 32		/* back-references remembered */
+#ifndef RS_FAST
+#define RS_FAST 1		/* 0: no fast path for v0 (to check it) */
+#endif
 
 struct rs {
 	const char *s;		/* past "_R" or "_ZN" */
@@ -233,21 +236,24 @@ rs_uint(struct rs *r, uint64_t v, int hex)
 /*
  * The 16 bytes at s against class cls (RS_V0 or RS_LEG): the mask of the
  * bytes not in it returned, that of '$' and '.' in *esc (RS_LEG only).
- * Signed compares: bytes >= 0x80 are negative, never in a range; "| 0x20"
- * folds A-Z onto a-z and moves nothing else there.
+ * A range [a, a + n) in two steps: x - a - 128 (wrapping) is below
+ * n - 128, as a signed byte, for x in it alone; "| 0x20" folds A-Z onto
+ * a-z and moves nothing else there.
  */
 static inline unsigned
 rs_bad16(__m128i x, unsigned cls, unsigned *esc)
 {
-	const __m128i d0 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
-	const __m128i la = _mm_set1_epi8('a' - 1), lz = _mm_set1_epi8('z' + 1);
+	const __m128i d0 = _mm_set1_epi8((char)(0x80 - '0'));
+	const __m128i dn = _mm_set1_epi8((char)(10 - 0x80));
+	const __m128i la = _mm_set1_epi8((char)(0x80 - 'a'));
+	const __m128i ln = _mm_set1_epi8((char)(26 - 0x80));
 	const __m128i bit = _mm_set1_epi8(0x20), us = _mm_set1_epi8('_');
 	__m128i l = _mm_or_si128(x, bit), ok, e;
 
 	ok = _mm_or_si128(
-	    _mm_and_si128(_mm_cmpgt_epi8(x, d0), _mm_cmpgt_epi8(d9, x)),
-	    _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(l, la),
-	    _mm_cmpgt_epi8(lz, l)), _mm_cmpeq_epi8(x, us)));
+	    _mm_cmpgt_epi8(dn, _mm_add_epi8(x, d0)),
+	    _mm_or_si128(_mm_cmpgt_epi8(ln, _mm_add_epi8(l, la)),
+	    _mm_cmpeq_epi8(x, us)));
 	*esc = 0;
 	if (cls == RS_LEG) {
 		e = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('$')),
@@ -1042,6 +1048,8 @@ rs_follow(struct rs *r, size_t pos, int kind)
 			}
 			memcpy(r->out + r->olen, r->out + m->off, m->len);
 			r->olen += m->len;
+			if (depth + m->used > r->maxdepth)
+				r->maxdepth = depth + m->used;
 			return;
 		}
 	}
@@ -1523,6 +1531,669 @@ rs_const(struct rs *r)
 	r->depth--;
 }
 
+/* ---- v0, the fast path ------------------------------------------------- */
+
+/*
+ * Most v0 symbols are read in one go by the rf_ functions below, on a copy
+ * of the symbol whose [0-9A-Za-z_] run is followed by RF_PAD NUL bytes: no
+ * byte is read past a NUL, so that no length is checked but the
+ * identifiers', and a short identifier is copied as 32 bytes.  Each takes
+ * the position to read at and returns the one past what it read (kept in
+ * registers).  They take what rs_path() and the rest take, and print it as
+ * those do, but give up (NULL) on what is rarer: punycode, binders and the
+ * lifetimes they bind, char constants and integers over 64 bits, back-references forward, more than
+ * RS_NMEMO back-references to parse, paths and types nested deeper than
+ * RF_MAXDEPTH, output past its bound; rs_v0() then decides.  A skipped path
+ * (an impl's, the instantiating crate) is printed, its back-references not
+ * followed, and its output taken back.
+ *
+ * Nothing they take reaches the bounds of rs_v0() (where libiberty would
+ * fail, the fast path must give up): the deepest recursion libiberty
+ * counts is at most RF_MAXDEPTH, plus RF_MAXDEPTH for each of the
+ * remembered back-references it expands, one inside the other; and the
+ * work, at most 3 steps a byte (a tag read at two levels, a
+ * back-reference's copy) for the symbol and each path or type parsed at a
+ * back-reference's target (RS_NMEMO of them remembered, f->jumps not), is
+ * kept under rs_v0()'s budget by a bound on f->jumps.
+ */
+#define RF_MAXIN 1024		/* longer symbols: rs_v0() alone */
+#define RF_PAD 32
+#define RF_MAXDEPTH 31
+
+_Static_assert(RF_MAXDEPTH * (RS_NMEMO + 1) <= RS_MAXDEPTH,
+    "the fast path's depth must stay within libiberty's");
+
+struct rf {
+	const char *s;		/* the copy (past "_R") */
+	const char *e;		/* the end of the run: *e == 0 */
+	char *ob, *o, *oe;	/* the output: start, next byte, bound */
+	int skip;		/* back-references not followed */
+	unsigned jumps, maxjumps;	/* back-references parsed again */
+	unsigned nmemo;
+	struct rf_memo {
+		uint32_t pos, off, len;
+		int kind;	/* 0, 1: a path (in_value); 2: a type */
+	} memo[RS_NMEMO];
+};
+
+static const char *rf_path(struct rf *f, const char *p, int in_value,
+    unsigned d);
+static const char *rf_type(struct rf *f, const char *p, unsigned d);
+static const char *rf_const(struct rf *f, const char *p, unsigned d);
+
+static inline int
+rf_lit(struct rf *f, const char *s, size_t n)
+{
+	if ((size_t)(f->oe - f->o) < n)
+		return 0;
+	memcpy(f->o, s, n);
+	f->o += n;
+	return 1;
+}
+
+static inline int
+rf_putc(struct rf *f, char c)
+{
+	if (f->o == f->oe)
+		return 0;
+	*f->o++ = c;
+	return 1;
+}
+
+/* n bytes of the copy at s (s + n <= f->e), after "::" if sep. */
+static inline int
+rf_copy(struct rf *f, const char *s, size_t n, int sep)
+{
+	if (n <= 30 && f->oe - f->o >= 34) {
+		memcpy(f->o, "::", 2);
+		memcpy(f->o + (sep ? 2 : 0), s, 32);
+		f->o += n + (sep ? 2 : 0);
+		return 1;
+	}
+	if (sep && !rf_lit(f, "::", 2))
+		return 0;
+	return rf_lit(f, s, n);
+}
+
+static int
+rf_uint(struct rf *f, uint64_t v)
+{
+	char b[24];
+	size_t k = sizeof(b);
+
+	do {
+		b[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	return rf_lit(f, b + k, sizeof(b) - k);
+}
+
+/* A base-62 number ended by '_', as rs_int62(), in *v. */
+static inline const char *
+rf_int62(const char *p, uint64_t *v)
+{
+	uint64_t x = 0;
+	unsigned c;
+
+	if (*p == '_') {
+		*v = 0;
+		return p + 1;
+	}
+	for (; *p != '_'; p++) {
+		if ((c = rs_b62[(unsigned char)*p]) == 0)
+			return NULL;
+		x = x * 62 + (c - 1);
+	}
+	*v = x + 1;
+	return p + 1;
+}
+
+/* [<disambiguator>] skipped, as rs_skip_dis(): its '_' looked for 16
+ * bytes at a time (it stops at a NUL too). */
+static inline const char *
+rf_skip_dis(const char *p)
+{
+	if (*p != 's')
+		return p;
+#ifdef __SSE2__
+	{
+		const __m128i us = _mm_set1_epi8('_'), z = _mm_setzero_si128();
+		__m128i x;
+		unsigned m;
+
+		for (p++;; p += 16) {
+			x = _mm_loadu_si128((const __m128i *)(const void *)p);
+			m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			    _mm_cmpeq_epi8(x, us), _mm_cmpeq_epi8(x, z)));
+			if (m != 0)
+				break;
+		}
+		p += rs_ctz(m);
+	}
+#else
+	for (p++; *p != '_' && *p != 0; p++)
+		;
+#endif
+	return *p == '_' ? p + 1 : NULL;
+}
+
+/* An identifier's decimal length and '_' (not punycode): its bytes at *a,
+ * *len of them. */
+static inline const char *
+rf_ident(const struct rf *f, const char *p, const char **a, size_t *len)
+{
+	size_t n;
+
+	if ((unsigned)(*p - '0') > 9)
+		return NULL;
+	n = (size_t)(*p++ - '0');
+	if (n != 0)
+		while ((unsigned)(*p - '0') <= 9) {
+			n = n * 10 + (size_t)(*p++ - '0');
+			if (n > RF_MAXIN)
+				return NULL;
+		}
+	if (*p == '_')
+		p++;
+	if (n > (size_t)(f->e - p))
+		return NULL;
+	*a = p;
+	*len = n;
+	return p + n;
+}
+
+/* [<disambiguator>] <identifier>, printed after "::" if sep (nothing if it
+ * is empty). */
+static inline const char *
+rf_name(struct rf *f, const char *p, int sep)
+{
+	const char *a;
+	size_t len;
+
+	if ((p = rf_skip_dis(p)) == NULL ||
+	    (p = rf_ident(f, p, &a, &len)) == NULL)
+		return NULL;
+	return len == 0 || rf_copy(f, a, len, sep) ? p : NULL;
+}
+
+/* A special namespace's name (ns uppercase): ::{closure:name#N} */
+static const char *
+rf_special(struct rf *f, const char *p, char ns)
+{
+	const char *a;
+	uint64_t dis = 0;
+	size_t len;
+	int ok;
+
+	if (*p == 's') {
+		if ((p = rf_int62(p + 1, &dis)) == NULL)
+			return NULL;
+		dis++;
+	}
+	if ((p = rf_ident(f, p, &a, &len)) == NULL || !rf_lit(f, "::{", 3))
+		return NULL;
+	if (ns == 'C')
+		ok = rf_lit(f, "closure", 7);
+	else if (ns == 'S')
+		ok = rf_lit(f, "shim", 4);
+	else
+		ok = rf_putc(f, ns);
+	if (ok && len > 0)
+		ok = rf_putc(f, ':') && rf_lit(f, a, len);
+	return ok && rf_putc(f, '#') && rf_uint(f, dis) && rf_putc(f, '}') ?
+	    p : NULL;
+}
+
+/* A back-reference's target, in *to; p is past its 'B', the target must
+ * be before it. */
+static inline const char *
+rf_backref(const struct rf *f, const char *p, size_t *to)
+{
+	size_t at = (size_t)(p - 1 - f->s);
+	uint64_t v;
+
+	if ((p = rf_int62(p, &v)) == NULL || v >= at)
+		return NULL;
+	*to = (size_t)v;
+	return p;
+}
+
+/* The path (kind 0, 1: in_value) or type (2) at pos, at depth d: copied
+ * from the output if printed before, else parsed and remembered. */
+static int
+rf_follow(struct rf *f, size_t pos, int kind, unsigned d)
+{
+	struct rf_memo *m;
+	size_t off = (size_t)(f->o - f->ob);
+	unsigned k;
+
+	for (k = 0; k < f->nmemo; k++) {
+		m = &f->memo[k];
+		if (m->pos == pos && m->kind == kind) {
+			if ((size_t)(f->oe - f->o) < m->len)
+				return 0;
+			memcpy(f->o, f->ob + m->off, m->len);
+			f->o += m->len;
+			return 1;
+		}
+	}
+	if (f->nmemo == RS_NMEMO || (kind == 2 ? rf_type(f, f->s + pos, d) :
+	    rf_path(f, f->s + pos, kind, d)) == NULL)
+		return 0;
+	m = &f->memo[f->nmemo++];
+	m->pos = (uint32_t)pos;
+	m->off = (uint32_t)off;
+	m->len = (uint32_t)(f->o - f->ob - off);
+	m->kind = kind;
+	return 1;
+}
+
+/* Generic arguments up to their 'E', at depth d, separated by ", ". */
+static const char *
+rf_generic_args(struct rf *f, const char *p, unsigned d)
+{
+	int first = 1;
+
+	for (; *p != 'E'; first = 0) {
+		if (!first && !rf_lit(f, ", ", 2))
+			return NULL;
+		if (*p == 'L') {
+			/* lifetimes: only '_ (none bound) */
+			if (p[1] != '_' || !rf_lit(f, "'_", 2))
+				return NULL;
+			p += 2;
+		} else if (*p == 'K')
+			p = rf_const(f, p + 1, d);
+		else
+			p = rf_type(f, p, d);
+		if (p == NULL)
+			return NULL;
+	}
+	return p + 1;
+}
+
+/* A path at depth d printed and taken back, its back-references not
+ * followed. */
+static const char *
+rf_skip_path(struct rf *f, const char *p, int in_value, unsigned d)
+{
+	char *o = f->o;
+	int skip = f->skip;
+
+	f->skip = 1;
+	p = rf_path(f, p, in_value, d);
+	f->skip = skip;
+	f->o = o;
+	return p;
+}
+
+/* A path at depth d.  Its nested 'N's (each a level) are read in a loop:
+ * their names follow the innermost path in the order they print. */
+static const char *
+rf_path(struct rf *f, const char *p, int in_value, unsigned d)
+{
+	char ns[RF_MAXDEPTH];
+	size_t to;
+	unsigned k = 0;
+	char tag;
+
+	for (; *p == 'N'; k++, d++, p += 2) {
+		tag = p[1];
+		if ((unsigned)((tag | 0x20) - 'a') > 'z' - 'a' ||
+		    d >= RF_MAXDEPTH)
+			return NULL;
+		ns[k] = tag;
+	}
+	if (d > RF_MAXDEPTH)
+		return NULL;
+	tag = *p++;
+	if (tag == 'C')
+		p = rf_name(f, p, 0);
+	else if (tag == 'B') {
+		if ((p = rf_backref(f, p, &to)) != NULL && !f->skip &&
+		    !rf_follow(f, to, in_value, d + 1))
+			return NULL;
+	} else if (tag == 'I') {
+		if ((p = rf_path(f, p, in_value, d + 1)) == NULL ||
+		    (in_value && !rf_lit(f, "::", 2)) || !rf_putc(f, '<') ||
+		    (p = rf_generic_args(f, p, d + 1)) == NULL ||
+		    !rf_putc(f, '>'))
+			return NULL;
+	} else if (tag == 'M' || tag == 'X' || tag == 'Y') {
+		if (tag != 'Y' && ((p = rf_skip_dis(p)) == NULL ||
+		    (p = rf_skip_path(f, p, in_value, d + 1)) == NULL))
+			return NULL;
+		if (!rf_putc(f, '<') || (p = rf_type(f, p, d + 1)) == NULL ||
+		    (tag != 'M' && (!rf_lit(f, " as ", 4) ||
+		    (p = rf_path(f, p, 0, d + 1)) == NULL)) ||
+		    !rf_putc(f, '>'))
+			return NULL;
+	} else
+		return NULL;
+	while (p != NULL && k > 0) {
+		tag = ns[--k];
+		p = rs_lower(tag) ? rf_name(f, p, 1) : rf_special(f, p, tag);
+	}
+	return p;
+}
+
+/* Basic types by their lowercase tag: the name and its length. */
+static const struct {
+	char s[6];
+	unsigned char n;
+} rf_basics[26] = {
+	['a' - 'a'] = {"i8", 2}, ['b' - 'a'] = {"bool", 4},
+	['c' - 'a'] = {"char", 4}, ['d' - 'a'] = {"f64", 3},
+	['e' - 'a'] = {"str", 3}, ['f' - 'a'] = {"f32", 3},
+	['h' - 'a'] = {"u8", 2}, ['i' - 'a'] = {"isize", 5},
+	['j' - 'a'] = {"usize", 5}, ['l' - 'a'] = {"i32", 3},
+	['m' - 'a'] = {"u32", 3}, ['n' - 'a'] = {"i128", 4},
+	['o' - 'a'] = {"u128", 4}, ['p' - 'a'] = {"_", 1},
+	['s' - 'a'] = {"i16", 3}, ['t' - 'a'] = {"u16", 3},
+	['u' - 'a'] = {"()", 2}, ['v' - 'a'] = {"...", 3},
+	['x' - 'a'] = {"i64", 3}, ['y' - 'a'] = {"u64", 3},
+	['z' - 'a'] = {"!", 1},
+};
+
+/* A path at depth d that may leave its argument list open, as
+ * rs_path_open(): *open set if it does. */
+static const char *
+rf_path_open(struct rf *f, const char *p, unsigned d, int *open)
+{
+	size_t to;
+
+	*open = 0;
+	if (d > RF_MAXDEPTH)
+		return NULL;
+	if (*p == 'B') {
+		if ((p = rf_backref(f, p + 1, &to)) == NULL)
+			return NULL;
+		if (f->skip)
+			return p;
+		if (++f->jumps > f->maxjumps ||
+		    rf_path_open(f, f->s + to, d + 1, open) == NULL)
+			return NULL;
+		return p;
+	}
+	if (*p == 'I') {
+		*open = 1;
+		if ((p = rf_path(f, p + 1, 0, d + 1)) == NULL ||
+		    !rf_putc(f, '<'))
+			return NULL;
+		return rf_generic_args(f, p, d + 1);
+	}
+	return rf_path(f, p, 0, d + 1);
+}
+
+/* A dyn trait at depth d (its path one deeper), as rs_dyn_trait(). */
+static const char *
+rf_dyn_trait(struct rf *f, const char *p, unsigned d)
+{
+	const char *a;
+	size_t len;
+	int open;
+
+	if ((p = rf_path_open(f, p, d + 1, &open)) == NULL)
+		return NULL;
+	for (; *p == 'p'; open = 1)
+		if (!(open ? rf_lit(f, ", ", 2) : rf_putc(f, '<')) ||
+		    (p = rf_ident(f, p + 1, &a, &len)) == NULL ||
+		    !rf_lit(f, a, len) || !rf_lit(f, " = ", 3) ||
+		    (p = rf_type(f, p, d + 1)) == NULL)
+			return NULL;
+	return !open || rf_putc(f, '>') ? p : NULL;
+}
+
+/* A fn type at depth d, as rs_fn(), binders aside. */
+static const char *
+rf_fn(struct rf *f, const char *p, unsigned d)
+{
+	const char *a;
+	size_t len, k;
+	int first = 1;
+
+	if (*p == 'G')
+		return NULL;
+	if (*p == 'U' && (p++, !rf_lit(f, "unsafe ", 7)))
+		return NULL;
+	if (*p == 'K') {
+		if (p[1] == 'C') {
+			p += 2;
+			a = "C";
+			len = 1;
+		} else if ((p = rf_ident(f, p + 1, &a, &len)) == NULL ||
+		    len == 0)
+			return NULL;
+		if (!rf_lit(f, "extern \"", 8))
+			return NULL;
+		/* '_' back to '-', as rs_abi() */
+		for (k = 0; k < len; k++)
+			if (a[k] == '_') {
+				if (!rf_lit(f, a, k) || !rf_putc(f, '-'))
+					return NULL;
+				a += k + 1;
+				len -= k + 1;
+				k = 0;
+			}
+		if (!rf_lit(f, a, len) || !rf_lit(f, "\" ", 2))
+			return NULL;
+	}
+	if (!rf_lit(f, "fn(", 3))
+		return NULL;
+	for (; *p != 'E'; first = 0)
+		if ((!first && !rf_lit(f, ", ", 2)) ||
+		    (p = rf_type(f, p, d + 1)) == NULL)
+			return NULL;
+	if (!rf_putc(f, ')'))
+		return NULL;
+	if (*++p == 'u')
+		return p + 1;
+	return rf_lit(f, " -> ", 4) ? rf_type(f, p, d + 1) : NULL;
+}
+
+/* A type at depth d (a basic one takes none). */
+static const char *
+rf_type(struct rf *f, const char *p, unsigned d)
+{
+	size_t to;
+	int k;
+	char tag = *p++;
+
+	if (rs_lower(tag)) {
+		if (rf_basics[tag - 'a'].n == 0 ||
+		    !rf_lit(f, rf_basics[tag - 'a'].s, rf_basics[tag - 'a'].n))
+			return NULL;
+		return p;
+	}
+	if (d > RF_MAXDEPTH)
+		return NULL;
+	switch (tag) {
+	case 'R':
+	case 'Q':
+		if (!rf_putc(f, '&'))
+			return NULL;
+		if (*p == 'L') {
+			if (p[1] != '_')
+				return NULL;
+			p += 2;
+		}
+		return tag == 'R' || rf_lit(f, "mut ", 4) ?
+		    rf_type(f, p, d + 1) : NULL;
+	case 'P':
+		return rf_lit(f, "*const ", 7) ? rf_type(f, p, d + 1) : NULL;
+	case 'O':
+		return rf_lit(f, "*mut ", 5) ? rf_type(f, p, d + 1) : NULL;
+	case 'A':
+	case 'S':
+		if (!rf_putc(f, '[') || (p = rf_type(f, p, d + 1)) == NULL ||
+		    (tag == 'A' && (!rf_lit(f, "; ", 2) ||
+		    (p = rf_const(f, p, d + 1)) == NULL)) || !rf_putc(f, ']'))
+			return NULL;
+		return p;
+	case 'T':
+		if (!rf_putc(f, '('))
+			return NULL;
+		for (k = 0; *p != 'E'; k++)
+			if ((k > 0 && !rf_lit(f, ", ", 2)) ||
+			    (p = rf_type(f, p, d + 1)) == NULL)
+				return NULL;
+		return (k != 1 || rf_putc(f, ',')) && rf_putc(f, ')') ?
+		    p + 1 : NULL;
+	case 'F':
+		return rf_fn(f, p, d);
+	case 'D':
+		if (*p == 'G' || !rf_lit(f, "dyn ", 4))
+			return NULL;
+		for (k = 0; *p != 'E'; k++)
+			if ((k > 0 && !rf_lit(f, " + ", 3)) ||
+			    (p = rf_dyn_trait(f, p, d)) == NULL)
+				return NULL;
+		/* 'E', then the lifetime: only none (L_) */
+		return p[1] == 'L' && p[2] == '_' ? p + 3 : NULL;
+	case 'B':
+		if ((p = rf_backref(f, p, &to)) == NULL ||
+		    (!f->skip && !rf_follow(f, to, 2, d + 1)))
+			return NULL;
+		return p;
+	default:
+		/* the tag is the path's */
+		return rf_path(f, p - 1, 0, d + 1);
+	}
+}
+
+/* Hex digits ended by '_' (1 to 16 of them), as rs_hex(): the value in
+ * *v, how many in *n. */
+static inline const char *
+rf_hex(const char *p, uint64_t *v, int *n)
+{
+	uint64_t x = 0;
+	int k;
+	char c;
+
+	for (k = 0; (c = *p) != '_'; k++, p++) {
+		if (rs_digit(c))
+			x = x << 4 | (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			x = x << 4 | (uint64_t)(10 + c - 'a');
+		else
+			return NULL;
+	}
+	if (k == 0 || k > 16)
+		return NULL;
+	*v = x;
+	*n = k;
+	return p + 1;
+}
+
+/* A const at depth d, as rs_const(): not chars. */
+static const char *
+rf_const(struct rf *f, const char *p, unsigned d)
+{
+	uint64_t v;
+	size_t to;
+	int n;
+
+	if (d > RF_MAXDEPTH)
+		return NULL;
+	switch (*p++) {
+	case 'B':
+		if ((p = rf_backref(f, p, &to)) == NULL)
+			return NULL;
+		if (f->skip)
+			return p;
+		if (++f->jumps > f->maxjumps ||
+		    rf_const(f, f->s + to, d + 1) == NULL)
+			return NULL;
+		return p;
+	case 'p':
+		return rf_putc(f, '_') ? p : NULL;
+	case 'a': case 's': case 'l': case 'x': case 'n': case 'i':
+		if (*p == 'n' && (p++, !rf_putc(f, '-')))
+			return NULL;
+		/* FALLTHROUGH */
+	case 'h': case 't': case 'm': case 'y': case 'o': case 'j':
+		if ((p = rf_hex(p, &v, &n)) == NULL || !rf_uint(f, v))
+			return NULL;
+		return p;
+	case 'b':
+		if ((p = rf_hex(p, &v, &n)) == NULL || n != 1 || v > 1 ||
+		    !(v ? rf_lit(f, "true", 4) : rf_lit(f, "false", 5)))
+			return NULL;
+		return p;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * s[0..n) (past "_R") copied to in[], its [0-9A-Za-z_] run checked on the
+ * way (16 bytes at a time): the run's length returned, the RF_PAD bytes
+ * after it set to NUL.
+ */
+static size_t
+rf_load(char *in, const char *s, size_t n)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	__m128i v;
+	unsigned bad, esc;
+
+	for (; i + 16 <= n; i += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		_mm_storeu_si128((__m128i *)(void *)(in + i), v);
+		if ((bad = rs_bad16(v, RS_V0, &esc)) != 0) {
+			i += rs_ctz(bad);
+			goto end;
+		}
+	}
+	if (i < n && n >= 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)
+		    (s + n - 16));
+		_mm_storeu_si128((__m128i *)(void *)(in + n - 16), v);
+		bad = rs_bad16(v, RS_V0, &esc) >> (16 - (n - i));
+		i = bad != 0 ? i + rs_ctz(bad) : n;
+		goto end;
+	}
+#endif
+	for (; i < n && (rs_cls[(unsigned char)s[i]] & RS_V0); i++)
+		in[i] = s[i];
+end:
+	memset(in + i, 0, RF_PAD);
+	return i;
+}
+
+/* A v0 symbol s[0..n) (past "_R") by the fast path: the name's length,
+ * or 0 for rs_v0() to decide (maxwork: its budget). */
+static size_t
+rf_v0(const char *s, size_t n, char *out, size_t ocap, size_t maxwork)
+{
+	char in[RF_MAXIN + RF_PAD];
+	struct rf f;
+	const char *p;
+	size_t k;
+
+	if (n > RF_MAXIN || ocap < 34 || n == 0 || !rs_upper(s[0]))
+		return 0;
+	k = rf_load(in, s, n);
+	if (k < n && s[k] != '.')
+		return 0;
+	f.s = in;
+	f.e = in + k;
+	f.ob = f.o = out;
+	f.oe = out + ocap;
+	f.skip = 0;
+	f.jumps = 0;
+	k = maxwork / (3 * k);
+	f.maxjumps = k > RS_NMEMO + 1 ? (unsigned)(k - RS_NMEMO - 1) : 0;
+	f.nmemo = 0;
+	if ((p = rf_path(&f, in, 1, 1)) == NULL)
+		return 0;
+	/* the instantiating crate */
+	if (p < f.e && (p = rf_skip_path(&f, p, 0, 1)) == NULL)
+		return 0;
+	return p == f.e ? (size_t)(f.o - out) : 0;
+}
+
 static int
 rs_v0(struct rs *r)
 {
@@ -1564,6 +2235,9 @@ fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
 	r.ocap = cap < FOLD_DM_MAXOUT ? cap : FOLD_DM_MAXOUT;
 	r.maxwork = 2 * len + 2 * FOLD_DM_MAXOUT + 64;
 	if (len >= 2 && sym[0] == '_' && sym[1] == 'R') {
+		if (RS_FAST && (n = rf_v0(sym + 2, len - 2, out, r.ocap,
+		    r.maxwork)) > 0)
+			return n;
 		r.s = sym + 2;
 		r.n = len - 2;
 		r.end = sym + len;
