@@ -176,6 +176,27 @@ same() {
 	[ "$output" = "_RINvC1a1b${r}RuE" ]
 }
 
+@test "limits: a back-reference copied counts the levels it took (as c++filt)" {
+	# Type 1 is 600 references deep; type 2, a tuple of a back-reference
+	# to it, is printed once, then copied under 420 references (1023
+	# levels in all: it demangles) or 421 (1024: c++filt gives up).
+	local r600 r s n
+	r600=$(printf 'R%.0s' $(seq 600))
+	for n in 420 421; do
+		r=$(printf 'R%.0s' $(seq $n))
+		s="_RINvC1a1f${r600}uTB7_EB9O_${r}B9O_E"
+		run dm -R <<< "$s"
+		if [ "$n" -eq 420 ]; then
+			[ "${output:0:8}" = 'a::f::<&' ] || fail "$n: $output"
+		else
+			[ "$output" = "$s" ] || fail "$n: ${output:0:40}"
+		fi
+		if command -v c++filt >/dev/null; then
+			[ "$output" = "$(c++filt -i "$s")" ]
+		fi
+	done
+}
+
 @test "limits: a name longer than 64 KiB is left as it is, at once" {
 	# Type k is a tuple of two back-references to type k-1: the name
 	# doubles at each level (c++filt prints 2^60 bytes, for ever).
