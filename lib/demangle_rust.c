@@ -1581,22 +1581,29 @@ static const char *rf_path(struct rf *f, const char *p, int in_value,
 static const char *rf_type(struct rf *f, const char *p, unsigned d);
 static const char *rf_const(struct rf *f, const char *p, unsigned d);
 
+/* The output is written through a local copy of f->o (a char store may
+ * alias *f: the compiler would read f->o again after each). */
 static inline int
 rf_lit(struct rf *f, const char *s, size_t n)
 {
-	if ((size_t)(f->oe - f->o) < n)
+	char *o = f->o;
+
+	if ((size_t)(f->oe - o) < n)
 		return 0;
-	memcpy(f->o, s, n);
-	f->o += n;
+	memcpy(o, s, n);
+	f->o = o + n;
 	return 1;
 }
 
 static inline int
 rf_putc(struct rf *f, char c)
 {
-	if (f->o == f->oe)
+	char *o = f->o;
+
+	if (o == f->oe)
 		return 0;
-	*f->o++ = c;
+	*o = c;
+	f->o = o + 1;
 	return 1;
 }
 
@@ -1604,10 +1611,13 @@ rf_putc(struct rf *f, char c)
 static inline int
 rf_copy(struct rf *f, const char *s, size_t n, int sep)
 {
-	if (n <= 30 && f->oe - f->o >= 34) {
-		memcpy(f->o, "::", 2);
-		memcpy(f->o + (sep ? 2 : 0), s, 32);
-		f->o += n + (sep ? 2 : 0);
+	char *o = f->o;
+
+	if (n <= 30 && f->oe - o >= 34) {
+		memcpy(o, "::", 2);
+		o += sep ? 2 : 0;
+		memcpy(o, s, 32);
+		f->o = o + n;
 		return 1;
 	}
 	if (sep && !rf_lit(f, "::", 2))
@@ -1683,18 +1693,23 @@ static inline const char *
 rf_ident(const struct rf *f, const char *p, const char **a, size_t *len)
 {
 	size_t n;
+	unsigned d0 = (unsigned)(p[0] - '0'), d1 = (unsigned)(p[1] - '0');
+	unsigned two;
 
-	if ((unsigned)(*p - '0') > 9)
+	if (d0 > 9)
 		return NULL;
-	n = (size_t)(*p++ - '0');
-	if (n != 0)
+	/* one digit or two, without a branch (no leading zeros: "0" is
+	 * one); three or more in the loop */
+	two = (d1 <= 9) & (d0 != 0);
+	n = two ? d0 * 10 + d1 : d0;
+	p += 1 + two;
+	if (two)
 		while ((unsigned)(*p - '0') <= 9) {
 			n = n * 10 + (size_t)(*p++ - '0');
 			if (n > RF_MAXIN)
 				return NULL;
 		}
-	if (*p == '_')
-		p++;
+	p += *p == '_';
 	if (n > (size_t)(f->e - p))
 		return NULL;
 	*a = p;
@@ -1827,13 +1842,45 @@ rf_skip_path(struct rf *f, const char *p, int in_value, unsigned d)
 	return p;
 }
 
+/* The innermost path at depth d, its tag at p[-1], but a crate root. */
+static const char *
+rf_path_inner(struct rf *f, const char *p, int in_value, unsigned d)
+{
+	size_t to;
+	char tag = p[-1];
+
+	if (tag == 'B') {
+		if ((p = rf_backref(f, p, &to)) == NULL ||
+		    (!f->skip && !rf_follow(f, to, in_value, d + 1)))
+			return NULL;
+		return p;
+	}
+	if (tag == 'I') {
+		if ((p = rf_path(f, p, in_value, d + 1)) == NULL ||
+		    (in_value && !rf_lit(f, "::", 2)) || !rf_putc(f, '<') ||
+		    (p = rf_generic_args(f, p, d + 1)) == NULL ||
+		    !rf_putc(f, '>'))
+			return NULL;
+		return p;
+	}
+	if (tag != 'M' && tag != 'X' && tag != 'Y')
+		return NULL;
+	if (tag != 'Y' && ((p = rf_skip_dis(p)) == NULL ||
+	    (p = rf_skip_path(f, p, in_value, d + 1)) == NULL))
+		return NULL;
+	if (!rf_putc(f, '<') || (p = rf_type(f, p, d + 1)) == NULL ||
+	    (tag != 'M' && (!rf_lit(f, " as ", 4) ||
+	    (p = rf_path(f, p, 0, d + 1)) == NULL)) || !rf_putc(f, '>'))
+		return NULL;
+	return p;
+}
+
 /* A path at depth d.  Its nested 'N's (each a level) are read in a loop:
  * their names follow the innermost path in the order they print. */
 static const char *
 rf_path(struct rf *f, const char *p, int in_value, unsigned d)
 {
 	char ns[RF_MAXDEPTH];
-	size_t to;
 	unsigned k = 0;
 	char tag;
 
@@ -1846,30 +1893,10 @@ rf_path(struct rf *f, const char *p, int in_value, unsigned d)
 	}
 	if (d > RF_MAXDEPTH)
 		return NULL;
-	tag = *p++;
-	if (tag == 'C')
+	if (*p++ == 'C')
 		p = rf_name(f, p, 0);
-	else if (tag == 'B') {
-		if ((p = rf_backref(f, p, &to)) != NULL && !f->skip &&
-		    !rf_follow(f, to, in_value, d + 1))
-			return NULL;
-	} else if (tag == 'I') {
-		if ((p = rf_path(f, p, in_value, d + 1)) == NULL ||
-		    (in_value && !rf_lit(f, "::", 2)) || !rf_putc(f, '<') ||
-		    (p = rf_generic_args(f, p, d + 1)) == NULL ||
-		    !rf_putc(f, '>'))
-			return NULL;
-	} else if (tag == 'M' || tag == 'X' || tag == 'Y') {
-		if (tag != 'Y' && ((p = rf_skip_dis(p)) == NULL ||
-		    (p = rf_skip_path(f, p, in_value, d + 1)) == NULL))
-			return NULL;
-		if (!rf_putc(f, '<') || (p = rf_type(f, p, d + 1)) == NULL ||
-		    (tag != 'M' && (!rf_lit(f, " as ", 4) ||
-		    (p = rf_path(f, p, 0, d + 1)) == NULL)) ||
-		    !rf_putc(f, '>'))
-			return NULL;
-	} else
-		return NULL;
+	else
+		p = rf_path_inner(f, p, in_value, d);
 	while (p != NULL && k > 0) {
 		tag = ns[--k];
 		p = rs_lower(tag) ? rf_name(f, p, 1) : rf_special(f, p, tag);
@@ -2158,7 +2185,14 @@ rf_load(char *in, const char *s, size_t n)
 	for (; i < n && (rs_cls[(unsigned char)s[i]] & RS_V0); i++)
 		in[i] = s[i];
 end:
+#ifdef __SSE2__
+	/* (not memset, which gcc -O2 makes a "rep stos", slow to start) */
+	_mm_storeu_si128((__m128i *)(void *)(in + i), _mm_setzero_si128());
+	_mm_storeu_si128((__m128i *)(void *)(in + i + 16),
+	    _mm_setzero_si128());
+#else
 	memset(in + i, 0, RF_PAD);
+#endif
 	return i;
 }
 
