@@ -3797,12 +3797,18 @@ fx_nested_body(struct fx *f, int top, int *cvq, int *tpl)
 			/* <source-name>, as fx_source_name() (a length of 0...
 			 * is the two passes') */
 			int n = c - '0';
-			p++;
-			while (isdig(*p)) {
-				n = n * 10 + (*p++ - '0');
-				if (n > CX_MAXIN)
-					return 0;
-			}
+			unsigned d1 = (unsigned)(p[1] - '0');
+			/* one digit or two without a branch, more in the
+			 * loop */
+			int two = d1 <= 9;
+			n = two ? n * 10 + (int)d1 : n;
+			p += 1 + two;
+			if (two)
+				while (isdig(*p)) {
+					n = n * 10 + (*p++ - '0');
+					if (n > CX_MAXIN)
+						return 0;
+				}
 			if (FX_UNLIKELY(n > end - p || n > olim - o))
 				return 0;
 			if (have) {
