@@ -1875,31 +1875,33 @@ rf_path_inner(struct rf *f, const char *p, int in_value, unsigned d)
 	return p;
 }
 
-/* A path at depth d.  Its nested 'N's (each a level) are read in a loop:
- * their names follow the innermost path in the order they print. */
+/* A path at depth d.  Its nested 'N's (each a level) are skipped in a
+ * loop: their names follow the innermost path in the order they print, and
+ * their namespaces are read again from the copy (p0[1], p0[3]...). */
 static const char *
 rf_path(struct rf *f, const char *p, int in_value, unsigned d)
 {
-	char ns[RF_MAXDEPTH];
-	unsigned k = 0;
-	char tag;
+	const char *const p0 = p;
+	size_t k;
+	char ns;
 
-	for (; *p == 'N'; k++, d++, p += 2) {
-		tag = p[1];
-		if ((unsigned)((tag | 0x20) - 'a') > 'z' - 'a' ||
-		    d >= RF_MAXDEPTH)
-			return NULL;
-		ns[k] = tag;
-	}
-	if (d > RF_MAXDEPTH)
+	while (*p == 'N')
+		p += 2;
+	k = (size_t)(p - p0) / 2;
+	if (d + k > RF_MAXDEPTH)
 		return NULL;
 	if (*p++ == 'C')
 		p = rf_name(f, p, 0);
 	else
-		p = rf_path_inner(f, p, in_value, d);
+		p = rf_path_inner(f, p, in_value, (unsigned)(d + k));
 	while (p != NULL && k > 0) {
-		tag = ns[--k];
-		p = rs_lower(tag) ? rf_name(f, p, 1) : rf_special(f, p, tag);
+		ns = p0[2 * --k + 1];
+		if (rs_lower(ns))
+			p = rf_name(f, p, 1);
+		else if (rs_upper(ns))
+			p = rf_special(f, p, ns);
+		else
+			return NULL;
 	}
 	return p;
 }
