@@ -11,6 +11,10 @@
  * punycode decoding) is capped in proportion to len + FOLD_DM_MAXOUT, so
  * that no input runs longer than linear time.  Over any bound: return 0.
  *
+ * Most v0 symbols take a fast path (rf_v0(), below), which gives up on
+ * anything rarer and leaves it to the reference parse (rs_v0()); legacy
+ * names have one too (rs_legacy_fast()).
+ *
  * Written from RFC 2603 and from c++filt's observed output, which it
  * follows where c++filt has quirks (constants past 64 bits printed one byte
  * late, "a__b" ABIs, punycode cut short printing nothing).  The one
@@ -1541,11 +1545,12 @@ rs_const(struct rs *r)
  * the position to read at and returns the one past what it read (kept in
  * registers).  They take what rs_path() and the rest take, and print it as
  * those do, but give up (NULL) on what is rarer: punycode, binders and the
- * lifetimes they bind, char constants and integers over 64 bits, back-references forward, more than
- * RS_NMEMO back-references to parse, paths and types nested deeper than
- * RF_MAXDEPTH, output past its bound; rs_v0() then decides.  A skipped path
- * (an impl's, the instantiating crate) is printed, its back-references not
- * followed, and its output taken back.
+ * lifetimes they bind, char constants and integers over 64 bits,
+ * back-references forward, more than RS_NMEMO back-references to parse,
+ * paths and types nested deeper than RF_MAXDEPTH, output past its bound;
+ * rs_v0() then decides.  A skipped path (an impl's, the instantiating
+ * crate) is printed, its back-references not followed, and its output
+ * taken back.
  *
  * Nothing they take reaches the bounds of rs_v0() (where libiberty would
  * fail, the fast path must give up): the deepest recursion libiberty

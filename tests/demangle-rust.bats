@@ -6,7 +6,9 @@
 # 2.40), tab-separated: symbols of the Rust toolchain's libraries picked for
 # every construct (dyn, for<>, extern "ABI", consts, shims, punycode...),
 # those of rust-sample.rs and rust-consts.rs, generated v0 and legacy
-# symbols, valid and not, and real symbols with bytes changed.  Where
+# symbols, valid and not, real symbols with bytes changed, and v0 ones on
+# either side of the fast path's bounds (paths and types nested 29 to 33
+# deep, 32 and 33 back-references parsed, 1,024 and 1,025 bytes).  Where
 # c++filt prints an empty name (_RC0_) or runs for ever (back-references
 # in loops) the symbol is not in the sample.
 
