@@ -141,25 +141,21 @@ build/fuzz/obj/%.o: lib/%.c lib/fold.h
 	$(FUZZ_CC) $(ALL_CPPFLAGS) $(WARNFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZOBJ)
-	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) -lm -pthread
+	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(FUZZOBJ) $(filter %_ref.o,$^) -lm -pthread
 
-# the C++ demangler's two passes alone, to check its fast path against
-build/fuzz/obj/demangle_cxx_ref.o: lib/demangle_cxx.c lib/fold.h
+# The demanglers without their fast paths (the C++ two passes alone, Rust's
+# reference parse alone), their entry points renamed NAME_ref, to check the
+# fast paths against.
+REFFLAGS_demangle_cxx = -DCX_FAST=0
+REFFLAGS_demangle_rust = -DRS_FAST=0
+build/fuzz/obj/%_ref.o: lib/%.c lib/fold.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(ALL_CPPFLAGS) $(WARNFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link \
-		-DCX_FAST=0 -Dfold_demangle_cxx=fold_demangle_cxx_ref -c -o $@ lib/demangle_cxx.c
+		$(REFFLAGS_$*) -Dfold_$*=fold_$*_ref -c -o $@ $<
 
-build/fuzz/fuzz_demangle_fast: tests/fuzz/fuzz_demangle_fast.c tests/fuzz/fuzz.h $(FUZZOBJ) build/fuzz/obj/demangle_cxx_ref.o
-	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) build/fuzz/obj/demangle_cxx_ref.o -lm -pthread
-
-# and the Rust demangler without its v0 fast path
-build/fuzz/obj/demangle_rust_ref.o: lib/demangle_rust.c lib/fold.h
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(ALL_CPPFLAGS) $(WARNFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link \
-		-DRS_FAST=0 -Dfold_demangle_rust=fold_demangle_rust_ref -c -o $@ lib/demangle_rust.c
-
-build/fuzz/fuzz_demangle_rust_fast: tests/fuzz/fuzz_demangle_rust_fast.c tests/fuzz/fuzz.h $(FUZZOBJ) build/fuzz/obj/demangle_rust_ref.o
-	$(FUZZ_CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJ) build/fuzz/obj/demangle_rust_ref.o -lm -pthread
+build/fuzz/fuzz_demangle_fast: build/fuzz/obj/demangle_cxx_ref.o
+build/fuzz/fuzz_demangle_rust_fast: build/fuzz/obj/demangle_rust_ref.o
 
 fuzz: $(FUZZERS:%=build/fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \
