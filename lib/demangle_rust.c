@@ -2191,8 +2191,8 @@ rf_load(char *in, const char *s, size_t n)
 #endif
 	for (; i < n && (rs_cls[(unsigned char)s[i]] & RS_V0); i++)
 		in[i] = s[i];
-end:
 #ifdef __SSE2__
+end:
 	/* (not memset, which gcc -O2 makes a "rep stos", slow to start) */
 	_mm_storeu_si128((__m128i *)(void *)(in + i), _mm_setzero_si128());
 	_mm_storeu_si128((__m128i *)(void *)(in + i + 16),
