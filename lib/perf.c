@@ -466,6 +466,18 @@ argcut(const char *s, size_t len)
 	return len;
 }
 
+/*
+ * Whether the "->" at s[i] is part of an operator name (operator->,
+ * operator->*): "operator" right before it, not ending a longer word.
+ * Such a "->" does not separate inlined frames (fix 6).
+ */
+static int
+oparrow(const char *s, size_t i)
+{
+	return i >= 8 && memcmp(s + i - 8, "operator", 8) == 0 &&
+	    (i == 8 || !isword((unsigned char)s[i - 9]));
+}
+
 /* Go method names such as "Foo.(*Bar).baz" keep their parentheses. */
 static int
 gomethod(const char *s, size_t len)
@@ -557,7 +569,8 @@ frame_names(struct fold_perf *p, const struct frame *f, int java, int *unknown)
 	    "(anonymous namespace)"))
 		return 0;
 	/* split drops trailing empty pieces */
-	while (slen >= 2 && sym[slen - 2] == '-' && sym[slen - 1] == '>')
+	while (slen >= 2 && sym[slen - 2] == '-' && sym[slen - 1] == '>' &&
+	    !oparrow(sym, slen - 2))
 		slen -= 2;
 	if (slen == 0)
 		return 0;
@@ -571,7 +584,8 @@ frame_names(struct fold_perf *p, const struct frame *f, int java, int *unknown)
 		size_t pl, ann = 0;
 
 		for (end = start; end + 1 < slen &&
-		    !(sym[end] == '-' && sym[end + 1] == '>'); end++)
+		    !(sym[end] == '-' && sym[end + 1] == '>' &&
+		    !oparrow(sym, end)); end++)
 			;
 		if (end + 1 >= slen)
 			end = slen;
@@ -686,9 +700,39 @@ frame_names(struct fold_perf *p, const struct frame *f, int java, int *unknown)
 /* ---- parsing lines -------------------------------------------------- */
 
 /*
- * A frame line, t[0] not blank: "ADDR SYMBOL (MODULE)", the symbol up to
- * the last " (" followed by a ")", the module up to the last ")"; or, with
- * no module, "HEXADDR SYMBOL".  0 if t is neither.
+ * Where the module of a frame line starts, given rp, its last ")": just
+ * after the " (" that opens the group rp closes, its parentheses balanced,
+ * so "(/memfd:x (deleted))" is one module (fix 5).  If that "(" has no
+ * blank before it or the group is not balanced, after the last " (" (the
+ * reference's reading).  Below 2 (no " (" after the address a): none.
+ */
+static size_t
+modstart(const char *t, size_t a, size_t rp)
+{
+	size_t i, depth = 0;
+
+	for (i = rp; i > a; i--) {
+		if (t[i - 1] == ')')
+			depth++;
+		else if (t[i - 1] == '(') {
+			if (depth == 0) {
+				if (i >= 2 && t[i - 2] == ' ')
+					return i;
+				break;
+			}
+			depth--;
+		}
+	}
+	for (i = rp; i >= 2 && !(t[i - 1] == '(' && t[i - 2] == ' '); i--)
+		;
+	return i;
+}
+
+/*
+ * A frame line, t[0] not blank: "ADDR SYMBOL (MODULE)", the module the
+ * parenthesised group that ends at the last ")" (modstart()), the symbol
+ * what precedes it; or, with no module, "HEXADDR SYMBOL".  0 if t is
+ * neither.
  */
 static int
 parse_frame(const char *t, size_t n, struct frame *f)
@@ -706,8 +750,7 @@ parse_frame(const char *t, size_t n, struct frame *f)
 		;
 	if (rp > 0) {
 		rp--;
-		for (j = rp; j >= 2 && !(t[j - 1] == '(' && t[j - 2] == ' '); j--)
-			;
+		j = modstart(t, a, rp);
 		if (j >= 2 && j - 2 >= a) {	/* t[j-2..j) is " (" */
 			size_t sp = j - 2;
 

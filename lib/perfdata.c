@@ -220,6 +220,8 @@ struct sment {
 struct attr {
 	uint32_t type;
 	uint64_t config, sample_type, read_format, flags, branch_type;
+	uint64_t period;	/* the attr's sample_period (or _freq): what
+				   perf script prints when PERIOD is not sampled */
 	uint64_t regs_user, regs_intr;
 	int nregs_user, nregs_intr;
 	char *name;		/* perf script's event name, or NULL */
@@ -628,6 +630,7 @@ add_attr(struct fold_perfdata *d, const unsigned char *p, size_t n)
 	memset(a, 0, sizeof(*a));
 	a->type = r32(d, b);
 	a->config = r64(d, b + 8);
+	a->period = r64(d, b + 16);
 	a->sample_type = r64(d, b + 24);
 	a->read_format = r64(d, b + 32);
 	a->flags = attr_bits(d, b + 40);
@@ -1624,8 +1627,15 @@ do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
 		mode = (int)(misc & MISC_CPUMODE);
 		d->frames[n++] = frame(d, mode, s.ip, m, t->java);
 	}
-	/* perf script prints no period for tracepoints: they count 1 */
-	w = (a->sample_type & S_PERIOD) && a->type != 2 ? s.period : 1;
+	/*
+	 * perf script prints no period for tracepoints: they count 1.  Without
+	 * PERIOD in the samples (perf record -c N, an event's default period)
+	 * perf gives every sample the attr's sample_period.
+	 */
+	if (a->type == 2)
+		w = 1;
+	else
+		w = (a->sample_type & S_PERIOD) ? s.period : a->period;
 	if (d->pend) {
 		raw_add(d, t->root, d->frames, n, fold_perf_weight(d->p, w));
 		return;

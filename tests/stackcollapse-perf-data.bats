@@ -172,16 +172,55 @@ same() {
 	diff -u <(sc -q "$D/pipe.txt") <(printf '%s\n' "$output")
 }
 
-@test "an object name with parentheses (/memfd:fk (deleted)) stays whole" {
-	# the one deliberate difference from the text path, which cannot split
-	# "[unknown] (/memfd:fk (deleted))" right
+@test "an object name with parentheses (/memfd:fk (deleted)) stays whole, as in the text" {
+	same memfd --buildid-dir "$B"
 	run sc --buildid-dir "$B" "$D/memfd.data"
 	[[ "$output" == *";[memfd:fk (deleted)];"* ]]
 	run sc --addrs --buildid-dir "$B" "$D/memfd.data"
 	[[ "$output" == *";[memfd:fk (deleted) <"[0-9a-f]*">];"* ]]
-	# elsewhere the same as the text
-	diff -u <(sc "$D/memfd.txt" | sed 's/\[unknown\] \([; ]\)/X\1/g') \
-		<(sc --no-demangle --buildid-dir "$B" "$D/memfd.data" | sed 's/\[memfd:fk (deleted)\]/X/g')
+}
+
+@test "a library deleted while its process ran: (/path/libfk.so (deleted)) read whole, its symbols found" {
+	grep -q 'fk_hash+0x[0-9a-f]* (/tmp/foldkit-pd/libfk.so (deleted))$' "$D/deleted.txt"
+	same deleted --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/deleted.data"
+	[[ "$output" == *"shlib;__libc_start_call_main;main;fk_hash "* ]]
+	[[ "$output" != *"+0x"* ]]
+}
+
+@test "fixed period (perf record -c): each sample weighs the event's sample_period" {
+	# no PERIOD in the samples: perf script prints the attr's period
+	grep -q '^shlib .*  *250000 cpu-clock:' "$D/fixed.txt"
+	same fixed --buildid-dir "$B"
+	run sc --buildid-dir "$B" "$D/fixed.data"
+	[[ "$output" == *"shlib;__libc_start_call_main;local_loop "*"250000" ]]
+	while read -r line; do
+		(( ${line##* } % 250000 == 0 ))
+	done <<< "$output"
+	# --samples counts them one by one
+	n=$(grep -c ' cpu-clock:' "$D/fixed.txt")
+	[ "$(sc --samples --buildid-dir "$B" "$D/fixed.data" | awk '{ s += $NF } END { print s }')" = "$n" ]
+}
+
+@test "two events of different fixed periods, in a file and through a pipe" {
+	for f in "fixed2 --buildid-dir $B" "fixedpipe --symfs $D/symfs"; do
+		set -- $f
+		name=$1
+		shift
+		same "$name" "$@"
+		for ev in cpu-clock/period=200000/ task-clock/period=500000/; do
+			p=${ev#*=}
+			p=${p%/}
+			# shellcheck disable=SC2086
+			diff -u <(sc -q --event-filter "$ev" "$D/$name.txt") \
+				<(sc -q --no-demangle --event-filter "$ev" "$@" "$D/$name.data")
+			run sc -q --event-filter "$ev" "$@" "$D/$name.data"
+			[ -n "$output" ]
+			total=$(printf '%s\n' "$output" | awk '{ s += $NF } END { print s }')
+			n=$(grep -c " $ev:" "$D/$name.txt")
+			[ "$total" = $((n * p)) ]
+		done
+	done
 }
 
 @test "the build-id cache wins; without it our binaries are [unknown]" {

@@ -421,7 +421,7 @@ build_inline() {
 	[ -z "$output" ]
 }
 
-# ---- the four deliberate fixes (the Perl script fails each) -----------------
+# ---- the six deliberate fixes (the Perl script fails each) -----------------
 
 @test "fix 1: a last sample without an empty line after it is counted" {
 	run --separate-stderr sc < <(printf 'p 1 1.0: 1 cpu-clock:\n\t1 f (/x)\n')
@@ -453,6 +453,55 @@ build_inline() {
 	# other symbols starting with "(" are still dropped
 	run --separate-stderr sc < <(sample 'ab 1234 1.0: 1 cpu-clock:' '1 (deleted) (/x)' '2 main (/x)')
 	[ "$output" = "ab;main 1" ]
+}
+
+@test "fix 5: an object path with parentheses ((deleted), memfd) is one module" {
+	run --separate-stderr sc < <(sample 'svc 1 1.0: 1 cpu-clock:' \
+		'7f2a1c __poll+0x2c (/usr/lib/x86_64-linux-gnu/libc.so.6 (deleted))' \
+		'c584f [unknown] (/memfd:sealed-9117 (deleted))' \
+		'4010 run(int) (/opt/My App (v2)/app)')
+	[ -z "$stderr" ]
+	[ "$output" = "svc;run;[memfd:sealed-9117 (deleted)];__poll 1" ]
+	# one function, one frame, whatever the offset
+	run --separate-stderr sc < <(sample 'svc 1 1.0: 1 cpu-clock:' \
+		'7f2a1c __poll+0x2c (/usr/lib/x86_64-linux-gnu/libc.so.6 (deleted))' '1 main (/x)' '' \
+		'svc 1 1.0: 1 cpu-clock:' \
+		'7f2a20 __poll+0x30 (/usr/lib/x86_64-linux-gnu/libc.so.6 (deleted))' '1 main (/x)')
+	[ "$output" = "svc;main;__poll 2" ]
+	run --separate-stderr sc --addrs < <(sample 'svc 1 1.0: 1 cpu-clock:' \
+		'c584f [unknown] (/memfd:sealed-9117 (deleted))')
+	[ "$output" = "svc;[memfd:sealed-9117 (deleted) <c584f>] 1" ]
+	# annotations are decided on the whole module
+	run --separate-stderr sc --jit < <(sample 'java 1 1.0: 1 cpu-clock:' \
+		'7f00aa Interpreter (/tmp/perf-1234.map (deleted))')
+	[ "$output" = "java;Interpreter_[j] 1" ]
+	run --separate-stderr sc --kernel < <(sample 'p 1 1.0: 1 cpu-clock:' \
+		'ffffffff81 do_syscall_64 ([kernel.kallsyms] (x))' '1 main (/x)')
+	[ "$output" = "p;main;do_syscall_64_[k] 1" ]
+	# a "(" inside the path without a blank before it is the path's
+	run --separate-stderr sc < <(sample 'p 1 1.0: 1 cpu-clock:' '2 g+0x2 (/c(d))')
+	[ "$output" = "p;g 1" ]
+	# a group not balanced: the last " (", as the reference reads it
+	run --separate-stderr sc < <(sample 'p 1 1.0: 1 cpu-clock:' '1 f+0x1 (/a (b)')
+	[ "$output" = "p;f+0x1  1" ]
+}
+
+@test "fix 6: operator-> and operator->* are names, not inline separators" {
+	run --separate-stderr sc < <(sample 'p 1 1.0: 1 cpu-clock:' \
+		'401000 llvm::It::operator->+0x10 (/x/l.so)' \
+		'401100 S::operator->*<int>+0x4 (/x/l.so)' \
+		'401200 a->b::operator->->c+0x4 (/x/l.so)' \
+		'401300 my_operator->x (/x/l.so)')
+	[ "$output" = "p;my_operator;x_[i];a;b::operator->_[i];c_[i];S::operator->*<int>;llvm::It::operator-> 1" ]
+	# the same where --inline falls back to the symbol
+	run --separate-stderr sc --inline < <(sample 'p 1 1.0: 1 cpu-clock:' \
+		'401000 llvm::It::operator->+0x10 (/nonexistent/l.so)' \
+		'401100 S::operator->*<int>+0x4 (/nonexistent/l.so)')
+	[ "$output" = "p;S::operator->*<int>;llvm::It::operator-> 1" ]
+	# and demangled
+	run --separate-stderr sc --demangle < <(sample 'p 1 1.0: 1 cpu-clock:' \
+		'401000 _ZN4llvm2ItptEv+0x10 (/x/l.so)')
+	[ "$output" = "p;llvm::It::operator-> 1" ]
 }
 
 @test "frame names: offsets, ; to :, quotes, perf-map-agent chains, java" {

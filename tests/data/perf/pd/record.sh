@@ -54,14 +54,35 @@ rec allfields -F 499 -g -d -T --sample-cpu --phys-data --data-page-size \
 	--code-page-size -W -R --sample-identifier -s --user-regs=ip,sp -- $w/shlib 800
 rec tracepoint -F 499 -g -e cpu-clock -e sched:sched_switch -- $w/minidb -u 100 -n 30
 rec kernel -F 999 -a -g --synth=task --kernel-callchains -e cpu-clock:k -- $w/minidb -s -n 10
+# fixed periods (-c, period=): no PERIOD in the samples, each weighs its
+# event's sample_period; in a file, two events, and through a pipe
+rec fixed -e cpu-clock -c 250000 -g -- $w/shlib 300
+rec fixed2 -g -e cpu-clock/period=200000/ -e task-clock/period=500000/ -- $w/minidb -n 20
+perf record -q -g -e cpu-clock/period=200000/ -e task-clock/period=500000/ \
+	-o - -- $w/shlib 300 > "$here/fixedpipe.data" 2> /dev/null
+# a library deleted while its process runs ("libfk.so (deleted)"), as after
+# a package upgrade: perf attaches to the process (a file of that name
+# lets perf read the library's build-id)
+cp $w/libfk.so $w/libfk.keep
+$w/shlib 100000 > /dev/null &
+pid=$!
+sleep 0.3
+rm $w/libfk.so
+cp $w/libfk.keep "$w/libfk.so (deleted)"
+rec deleted -F 499 -g -p $pid -- sleep 0.5
+kill $pid
+mv $w/libfk.keep $w/libfk.so
+rm -f "$w/libfk.so (deleted)"
 perf record -q -F 99 --call-graph dwarf,512 -o "$here/refuse-dwarf.data" \
 	-- $w/shlib 300 > /dev/null
 perf record -q -z -g -o "$here/refuse-zstd.data" -- $w/shlib 50 > /dev/null
 perf record -q -F 499 -g -o - -- $w/pipeprog -t -c 'pipe worker' -n 40 \
 	> "$here/pipe.data" 2> /dev/null
 mkdir -p "$here/symfs$w"
-cp $w/pipeprog "$here/symfs$w/pipeprog"
-strip -g "$here/symfs$w/pipeprog"
+for f in pipeprog shlib libfk.so; do
+	cp $w/$f "$here/symfs$w/$f"
+	strip -g "$here/symfs$w/$f"
+done
 for m in /tmp/perf-*.map; do
 	pid=${m#/tmp/perf-}
 	pid=${pid%.map}
@@ -104,7 +125,7 @@ cp "$here/jit.perf-map" "/tmp/perf-$(cat "$here/jit.pid").map"
 for f in "$here"/*.data; do
 	case $f in */refuse-*) continue ;; esac
 	n=${f%.data}
-	if [ "$n" = "$here/pipe" ]; then
+	if [ "$n" = "$here/pipe" ] || [ "$n" = "$here/fixedpipe" ]; then
 		perf script --no-demangle --symfs "$here/symfs" -i - < "$f" > "$n.txt" 2> /dev/null
 	else
 		perf --buildid-dir "$cache" script --no-demangle --kallsyms "$ks" -i "$f" > "$n.txt" 2> /dev/null
@@ -113,9 +134,9 @@ done
 # The stacks of perf script's demangled text, for the default of
 # stackcollapse-perf on perf.data (the text itself is not kept).
 for f in "$here"/*.data; do
-	case $f in */refuse-*|*/memfd.data) continue ;; esac
+	case $f in */refuse-*) continue ;; esac
 	n=${f%.data}
-	if [ "$n" = "$here/pipe" ]; then
+	if [ "$n" = "$here/pipe" ] || [ "$n" = "$here/fixedpipe" ]; then
 		perf script --symfs "$here/symfs" -i - < "$f" > "$n.dm.txt" 2> /dev/null
 	else
 		perf --buildid-dir "$cache" script --kallsyms "$ks" -i "$f" > "$n.dm.txt" 2> /dev/null
