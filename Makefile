@@ -19,7 +19,9 @@ ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS) -pthread
 # Everything built goes below $(BUILD).
 BUILD ?= build
 TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg stackcollapse-dtrace folddiff
-LIBSRC = $(wildcard lib/*.c)
+# The library: a folder per domain, each with its header (see lib/fold.h).
+LIBSRC = $(wildcard lib/*/*.c)
+LIBHDR = lib/fold.h $(wildcard lib/*/*.h)
 LIBOBJ = $(LIBSRC:lib/%.c=$(BUILD)/obj/lib/%.o)
 BINS = $(TOOLS:%=$(BUILD)/bin/%)
 MAN1 = $(TOOLS:%=man/%.1)
@@ -41,11 +43,11 @@ $(BUILD)/libfold.a: $(LIBOBJ)
 	@rm -f $@
 	$(AR) rcs $@ $(LIBOBJ)
 
-$(BUILD)/obj/lib/%.o: lib/%.c lib/fold.h
+$(BUILD)/obj/lib/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/cmd/%.o: cmd/%.c lib/fold.h
+$(BUILD)/obj/cmd/%.o: cmd/%.c $(LIBHDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -57,7 +59,7 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes \
 	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup $(BUILD)/test/demangle \
 	$(BUILD)/test/libcheck
-$(BUILD)/test/symlookup: tests/tools/symlookup.c lib/fold.h $(BUILD)/libfold.a
+$(BUILD)/test/symlookup: tests/tools/symlookup.c $(LIBHDR) $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 # Drivers over the library (the demangler's tests and bench, the sorts).
@@ -119,7 +121,7 @@ bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat $(BUILD)/bench/floor \
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin BENCH=$(CURDIR)/$(BUILD)/bench \
 		sh tests/bench/run.sh
 
-$(BUILD)/bench/floor: tests/bench/floor.c lib/fold.h $(BUILD)/libfold.a
+$(BUILD)/bench/floor: tests/bench/floor.c $(LIBHDR) $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 $(BUILD)/bench/%: tests/bench/%.c
@@ -136,7 +138,7 @@ FUZZERS = folded regex perf dtrace svg elf perfdata demangle demangle_rust \
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 
-build/fuzz/obj/%.o: lib/%.c lib/fold.h
+build/fuzz/obj/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(ALL_CPPFLAGS) $(WARNFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
@@ -149,13 +151,13 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZOBJ)
 # fast paths against.
 REFFLAGS_demangle_cxx = -DCX_FAST=0
 REFFLAGS_demangle_rust = -DRS_FAST=0
-build/fuzz/obj/%_ref.o: lib/%.c lib/fold.h
+build/fuzz/obj/%_ref.o: lib/%.c $(LIBHDR)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(ALL_CPPFLAGS) $(WARNFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link \
-		$(REFFLAGS_$*) -Dfold_$*=fold_$*_ref -c -o $@ $<
+		$(REFFLAGS_$(*F)) -Dfold_$(*F)=fold_$(*F)_ref -c -o $@ $<
 
-build/fuzz/fuzz_demangle_fast: build/fuzz/obj/demangle_cxx_ref.o
-build/fuzz/fuzz_demangle_rust_fast: build/fuzz/obj/demangle_rust_ref.o
+build/fuzz/fuzz_demangle_fast: build/fuzz/obj/symbols/demangle_cxx_ref.o
+build/fuzz/fuzz_demangle_rust_fast: build/fuzz/obj/symbols/demangle_rust_ref.o
 
 fuzz: $(FUZZERS:%=build/fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \

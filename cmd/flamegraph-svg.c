@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "fold.h"
+#include "folded/folded.h"
+#include "flame/flame.h"
 
 static const char usage[] =
     "flamegraph-svg [--bgcolors C] [--colors PALETTE] [--countname NAME]\n"
@@ -53,7 +55,7 @@ static const char help[] =
     "      --version         print the version\n";
 
 enum {
-	OPT_TITLE = FOLD_OPT_TOOL, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT,
+	OPT_TITLE = FOLD_OPT_FIRST, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT,
 	OPT_MINWIDTH, OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME,
 	OPT_NAMETYPE, OPT_COLORS, OPT_BGCOLORS, OPT_HASH, OPT_RANDOM, OPT_CP,
 	OPT_REVERSE, OPT_INVERTED, OPT_FLAMECHART, OPT_NEGATE, OPT_NOTES,

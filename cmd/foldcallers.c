@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "fold.h"
+#include "folded/folded.h"
+#include "report/report.h"
 
 static const char usage[] =
     "foldcallers [-F] [-c RE] [--callees] [--depth N] [--focus RE]\n"

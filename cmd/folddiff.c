@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "folded/folded.h"
 
 static const char usage[] =
     "folddiff [-ns] [--strict] BEFORE AFTER\n";
@@ -20,7 +21,7 @@ static const char help[] =
     "  -h, --help              this help\n"
     "      --version           print the version\n";
 
-enum { OPT_STRICT = FOLD_OPT_TOOL, OPT_VERSION };
+enum { OPT_STRICT = FOLD_OPT_FIRST, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "normalize", 0, NULL, 'n' },

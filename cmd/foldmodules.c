@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "fold.h"
+#include "folded/folded.h"
+#include "report/report.h"
 
 static const char usage[] =
     "foldmodules [-F] [--by root|leaf|inclusive] [--focus RE]\n"

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "fold.h"
+#include "folded/folded.h"
+#include "report/report.h"
 
 static const char usage[] =
     "foldstats [-F] [--focus RE] [--format text|tsv|csv|json] [--ignore RE]\n"

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "fold.h"
+#include "folded/folded.h"
+#include "report/report.h"
 
 static const char usage[] =
     "foldtop [-F] [-n N] [-r] [--focus RE] [--format text|tsv|csv|json]\n"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "fold.h"
+#include "dtrace/dtrace.h"
 
 static const char usage[] =
     "stackcollapse-dtrace [-q] [--demangle] [--includeoffset] [--strict]\n"
@@ -25,7 +26,7 @@ static const char help[] =
     "  -h, --help              this help\n"
     "      --version           print the version\n";
 
-enum { OPT_OFFSET = FOLD_OPT_TOOL, OPT_DEMANGLE, OPT_STRICT, OPT_VERSION };
+enum { OPT_OFFSET = FOLD_OPT_FIRST, OPT_DEMANGLE, OPT_STRICT, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "includeoffset", 0, NULL, OPT_OFFSET },

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "fold.h"
+#include "perf/perf.h"
 
 static const char usage[] =
     "stackcollapse-perf [-q] [--addrs] [--all] [--buildid-dir DIR]\n"
@@ -46,7 +47,7 @@ static const char help[] =
     "      --version           print the version\n";
 
 enum {
-	OPT_PID = FOLD_OPT_TOOL, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
+	OPT_PID = FOLD_OPT_FIRST, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
 	OPT_ADDRS, OPT_EVENT, OPT_INLINE, OPT_CONTEXT, OPT_SRCLINE, OPT_SKIP,
 	OPT_SAMPLES, OPT_STRICT, OPT_DEMANGLE, OPT_VERSION, OPT_BUILDID,
 	OPT_SYMFS, OPT_NODEMANGLE

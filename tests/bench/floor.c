@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "fold.h"
+#include "report/report.h"
 
 #define BUFSZ (256 * 1024)
 

@@ -43,7 +43,7 @@ fi
 
 if [ "$pd_ok" = 1 ] && [ ! -s "$pdl" ] && command -v clang-tidy > /dev/null 2>&1; then
 	perf record -q -F 5000 -g -o "$pdl" -- clang-tidy -checks='*' \
-	    "$top/lib/perfdata.c" "$top/lib/perf.c" -- -I"$top/lib" \
+	    "$top/lib/perf/perfdata.c" "$top/lib/perf/perf.c" -- -I"$top/lib" \
 	    > /dev/null 2>&1 || rm -f "$pdl"
 fi
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fold.h"
+#include "folded/folded.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,6 +3,7 @@
  * FOLD_DM_MAXOUT; with a small buffer, 0 or a prefix-sized result; the
  * same name each time (no state kept between calls). */
 #include "fuzz.h"
+#include "symbols/symbols.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

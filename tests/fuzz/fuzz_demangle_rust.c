@@ -6,6 +6,7 @@
  * flags.  The first byte picks a prefix ("", "_R", "_ZN") and a small cap.
  */
 #include "fuzz.h"
+#include "symbols/symbols.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,6 +4,7 @@
  * for any bytes after "_R", in a large buffer and in one just too short
  * for it. */
 #include "fuzz.h"
+#include "symbols/symbols.h"
 
 size_t fold_demangle_rust_ref(const char *sym, size_t len, char *out,
     size_t cap, unsigned flags);

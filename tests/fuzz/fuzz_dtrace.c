@@ -1,6 +1,7 @@
 /* fuzz_dtrace - the DTrace/bpftrace collapser, with option bits from the
  * first byte (never --strict, which exits). */
 #include "fuzz.h"
+#include "dtrace/dtrace.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

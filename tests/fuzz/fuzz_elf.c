@@ -3,6 +3,7 @@
  * the symbol file and the runtime file of another copy of itself.  Input
  * that is not ELF goes to the text parsers (kallsyms, perf maps). */
 #include "fuzz.h"
+#include "symbols/symbols.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,6 @@
 /* fuzz_folded - the folded-line parser, and frame ids over its stacks. */
 #include "fuzz.h"
+#include "folded/folded.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

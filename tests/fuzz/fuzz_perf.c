@@ -1,6 +1,7 @@
 /* fuzz_perf - the perf script collapser, with option bits from the first
  * byte (never --inline, which runs addr2line, nor --strict, which exits). */
 #include "fuzz.h"
+#include "perf/perf.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -7,6 +7,7 @@
  * are read (and /proc/kallsyms once, for kernel frames).
  */
 #include "fuzz.h"
+#include "perf/perf.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

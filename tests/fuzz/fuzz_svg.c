@@ -1,6 +1,8 @@
 /* fuzz_svg - the XML escaper, then whole flame graphs from the input as
  * folded lines; both outputs must be well-formed XML. */
 #include "fuzz.h"
+#include "folded/folded.h"
+#include "flame/flame.h"
 
 #define main xmlcheck_main
 #define exit(x) abort()

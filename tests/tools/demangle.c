@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fold.h"
+#include "symbols/symbols.h"
 
 #define IBUF (1 << 16)	/* read(2) size */
 #define OBUF (3 << 16)	/* flushed when less than a name's room is left */

@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "fold.h"
+#include "symbols/symbols.h"
 
 static int
 hexbyte(const char *p)

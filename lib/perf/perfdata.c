@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "fold.h"
+#include "symbols/symbols.h"
+#include "perf/perf.h"
 
 /*
  * How it goes: the header, attrs and feature sections of a file are read

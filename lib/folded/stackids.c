@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "folded/folded.h"
 
 void
 fold_stackids_init(struct fold_stackids *s, struct fold_intern *t, int strip)

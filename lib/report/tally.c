@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "report/report.h"
 
 void
 fold_tally_init(struct fold_tally *t)
@@ -19,17 +20,6 @@ fold_tally_add(struct fold_tally *t, const char *name, size_t len, fold_num c)
 	fold_grow(&t->counts, &t->cap, (size_t)id + 1, sizeof(*t->counts));
 	fold_num_add(&t->counts[id], c);	/* callers bound the sums */
 	return id;
-}
-
-int
-fold_num_cmp(fold_num a, fold_num b, int frac)
-{
-	if (frac) {
-		double x = fold_num_dbl(a), y = fold_num_dbl(b);
-
-		return (x > y) - (x < y);
-	}
-	return (a.i > b.i) - (a.i < b.i);
 }
 
 uint32_t *

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "symbols/symbols.h"
 
 #define STB_LOCAL 0
 #define STB_GLOBAL 1

@@ -10,6 +10,7 @@
  * must stay free of "]]>".
  */
 #include "fold.h"
+#include "flame/flame.h"
 
 const char fold_flame_style[] =
 "\n"

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "report/report.h"
 
 enum { KNOWN = 1, FOCUS = FOLD_FILTER_FOCUS, IGNORE = FOLD_FILTER_IGNORE };
 

@@ -201,3 +201,16 @@ fold_sort_desc(uint32_t *ids, size_t n, const uint64_t *key)
 	free(a);
 	free(tmp);
 }
+
+void
+fold_reverse_ids(uint32_t *ids, size_t n)
+{
+	size_t k;
+	uint32_t x;
+
+	for (k = 0; k < n / 2; k++) {
+		x = ids[k];
+		ids[k] = ids[n - 1 - k];
+		ids[n - 1 - k] = x;
+	}
+}

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "symbols/symbols.h"
 
 #define STB_GLOBAL 1
 #define STB_WEAK 2

@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "fold.h"
+#include "folded/folded.h"
+#include "symbols/symbols.h"
+#include "perf/perf.h"
 
 extern char **environ;
 

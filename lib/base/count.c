@@ -159,3 +159,14 @@ fold_fmt_fixed(char *buf, size_t size, double v, int decimals)
 	buf[t + sizeof(t) - p] = '\0';
 	return (size_t)(t + sizeof(t) - p);
 }
+
+int
+fold_num_cmp(fold_num a, fold_num b, int frac)
+{
+	if (frac) {
+		double x = fold_num_dbl(a), y = fold_num_dbl(b);
+
+		return (x > y) - (x < y);
+	}
+	return (a.i > b.i) - (a.i < b.i);
+}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "report/report.h"
 
 int
 fold_fmt_parse(const char *s)
@@ -378,4 +379,31 @@ fold_kv_key(const char *a, const char *b)
 		return b;
 	snprintf(kvkey, sizeof(kvkey), "%s.%s", a, b);
 	return kvkey;
+}
+
+size_t
+fold_fmt_delta(char *buf, fold_num a, fold_num b, int frac, int sign)
+{
+	char *p = buf;
+	uint64_t d;
+
+	if (frac) {
+		double x = fold_num_dbl(a) - fold_num_dbl(b);
+
+		if (x < 0)
+			*p++ = '-';
+		else if (x > 0 && sign)
+			*p++ = '+';
+		return (size_t)(p - buf) + fold_fmt_double(p, x < 0 ? -x : x);
+	}
+	if (a.i >= b.i) {
+		d = a.i - b.i;
+		if (d > 0 && sign)
+			*p++ = '+';
+	} else {
+		d = b.i - a.i;
+		*p++ = '-';
+	}
+	return (size_t)(p - buf) + (size_t)snprintf(p, 24, "%llu",
+	    (unsigned long long)d);
 }

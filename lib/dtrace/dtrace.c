@@ -6,6 +6,8 @@
 #endif
 
 #include "fold.h"
+#include "dtrace/dtrace.h"
+#include "symbols/symbols.h"
 
 /*
  * States.  PRE: the start of an input, where headers and messages are

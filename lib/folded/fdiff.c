@@ -32,6 +32,7 @@
 #endif
 
 #include "fold.h"
+#include "folded/folded.h"
 
 #define UNMAP_STEP (8u << 20)	/* unmap what was read in steps of 8 MB */
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fold.h"
+#include "symbols/symbols.h"
 
 /* ELF numbers (from the System V ABI). */
 enum {

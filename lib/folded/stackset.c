@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "fold.h"
+#include "folded/folded.h"
 
 /* Bytes made resident at a time ahead of use. */
 #define AHEAD (256 * 1024)

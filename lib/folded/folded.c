@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "folded/folded.h"
 
 const char *
 fold_errstr(int err)
@@ -256,4 +257,20 @@ fold_strip_annotation(const char *name, size_t len)
 	    name[len - 2] != '\0')
 		return len - 4;
 	return len;
+}
+
+int
+fold_reader_isdiff(struct fold_reader *r)
+{
+	struct fold_sample s;
+	const char *line;
+	size_t len, off = 0;
+	int k, err;
+
+	for (k = 0; k < 1000 && fold_in_peek(&r->in, &off, &line, &len); k++) {
+		err = fold_parse_line(line, len, &s);
+		if (err == FOLD_OK)
+			return s.diff;
+	}
+	return 0;
 }

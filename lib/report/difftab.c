@@ -1,26 +1,11 @@
-/* difftab.c - differential input (STACK BEFORE AFTER) in the analysis
- * tools: telling it apart, and ranked tables of before, after and change. */
+/* difftab.c - ranked tables of before, after and change, for differential
+ * input (STACK BEFORE AFTER) in the analysis tools. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fold.h"
-
-int
-fold_reader_isdiff(struct fold_reader *r)
-{
-	struct fold_sample s;
-	const char *line;
-	size_t len, off = 0;
-	int k, err;
-
-	for (k = 0; k < 1000 && fold_in_peek(&r->in, &off, &line, &len); k++) {
-		err = fold_parse_line(line, len, &s);
-		if (err == FOLD_OK)
-			return s.diff;
-	}
-	return 0;
-}
+#include "report/report.h"
 
 void
 fold_dtally_init(struct fold_dtally *t, int nm)
@@ -59,33 +44,6 @@ fold_dtally_free(struct fold_dtally *t)
 	fold_intern_free(&t->names);
 	free(t->v);
 	memset(t, 0, sizeof(*t));
-}
-
-size_t
-fold_fmt_delta(char *buf, fold_num a, fold_num b, int frac, int sign)
-{
-	char *p = buf;
-	uint64_t d;
-
-	if (frac) {
-		double x = fold_num_dbl(a) - fold_num_dbl(b);
-
-		if (x < 0)
-			*p++ = '-';
-		else if (x > 0 && sign)
-			*p++ = '+';
-		return (size_t)(p - buf) + fold_fmt_double(p, x < 0 ? -x : x);
-	}
-	if (a.i >= b.i) {
-		d = a.i - b.i;
-		if (d > 0 && sign)
-			*p++ = '+';
-	} else {
-		d = b.i - a.i;
-		*p++ = '-';
-	}
-	return (size_t)(p - buf) + (size_t)snprintf(p, 24, "%llu",
-	    (unsigned long long)d);
 }
 
 /* ---- ranking ---------------------------------------------------------- */
@@ -243,17 +201,4 @@ fold_dtally_print(const struct fold_dtally *t, const struct fold_common *o,
 	if (nrows != NULL)
 		*nrows = n;
 	return shown;
-}
-
-void
-fold_reverse_ids(uint32_t *ids, size_t n)
-{
-	size_t k;
-	uint32_t x;
-
-	for (k = 0; k < n / 2; k++) {
-		x = ids[k];
-		ids[k] = ids[n - 1 - k];
-		ids[n - 1 - k] = x;
-	}
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fold.h"
+#include "flame/flame.h"
 
 #define NONE UINT32_MAX
 

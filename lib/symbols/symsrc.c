@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "fold.h"
+#include "symbols/symbols.h"
 
 #if defined(__linux__) && defined(__has_include)
 #if __has_include(<sys/auxv.h>)

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "flame/flame.h"
 
 /* Bytes of the character at s as fo_xml() sees it, and whether it must
  * be replaced by U+FFFD. */

@@ -1,0 +1,272 @@
+/*
+ * symbols.h - addresses to names (lib/symbols/): symbol tables (syms.c)
+ * read from ELF files (elf.c), kallsyms and perf maps (ksyms.c); the
+ * symbol sources of one perf.data run, found as perf finds them
+ * (symsrc.c); demangling as c++filt does it (demangle.c, demangle_cxx.c,
+ * demangle_rust.c: what is covered and the limits are in the header
+ * comments of those two).  Uses base.
+ *
+ *  - Input files are hostile: every offset, size and count is checked
+ *    against what was read; a malformed file gives fewer or no symbols and
+ *    a message, never a crash or a hang.
+ *  - Lifetimes: a name returned points into the mapped file or an arena of
+ *    the object that returned it, valid until that object is freed.
+ *    fold_symsrc_dso() handles live until fold_symsrc_free().
+ *  - Threads: lookups in one table must not run in two threads at once;
+ *    fold_symsrc reads in threads of its own only as stated below.
+ *  - Nothing here is fatal but running out of memory.
+ */
+#ifndef FOLD_SYMBOLS_H
+#define FOLD_SYMBOLS_H
+
+#include "fold.h"
+
+/* ---- syms.c, elf.c, ksyms.c, symsrc.c: addresses to symbol names ------ */
+
+/*
+ * What `perf script` prints as the symbol of an address, from the sources
+ * perf reads: ELF files (.symtab, else .dynsym, plus name@plt entries),
+ * kallsyms and /tmp/perf-PID.map files.  All input bytes are untrusted:
+ * every offset and size is checked against the file; a malformed file gives
+ * fewer or no symbols, never a crash or a hang.
+ *
+ * Names are NUL-terminated and point into the mapped file or an arena of the
+ * object that returned them: valid until that object is freed.  Nothing is
+ * allocated per lookup; lookups are binary searches over sorted arrays (and,
+ * only where symbols overlap, a walk down a tree built as perf's).
+ */
+
+/*
+ * A sorted symbol table (syms.c), built once by one of the parsers below.
+ * Symbols at the same address are reduced to one by perf's rules; a symbol
+ * of size 0 ends where the next one starts.  fold_syms_find(): the symbol
+ * holding addr (start <= addr < end, or addr == start for a symbol still
+ * of size 0) or NULL; *start (may be NULL) is its start.  *module (may be
+ * NULL) is set to the kallsyms module name ("[ext4]") of that symbol, or
+ * NULL for the kernel itself and for other tables.
+ */
+struct fold_syms;
+/*
+ * Building a table (elf.c, ksyms.c): fold_syms_new(), then fold_syms_add()
+ * for each symbol in the source's order (name NUL-terminated, kept by
+ * pointer: it must outlive the table; module likewise, or NULL; bind and
+ * type are ELF's STB_* and STT_* values), then fold_syms_done() once, which
+ * sorts and applies perf's rules for the kind of source: FOLD_SYMS_ELF,
+ * FOLD_SYMS_KALLSYMS (zero-size symbols end at a page boundary where the
+ * module changes), FOLD_SYMS_PERFMAP (perf applies no rules: sizes as
+ * given, entries at one start all kept).  No lookup before
+ * fold_syms_done().  fold_syms_own(): free(p) with the table.
+ * A type with FOLD_SYM_LATE is a symbol perf adds after those rules (PLT
+ * entries): it ends no zero-size symbol and is merged with none.
+ * Where symbols overlap, the one found is the one perf's red-black tree
+ * finds: the tree is rebuilt as perf builds it (see syms.c), by the first
+ * lookup that needs it.  So a lookup may still write to the table (that
+ * tree; the names a lazy kallsyms table has found, below): lookups in one
+ * table must not run in two threads at once.
+ */
+#define FOLD_SYM_LATE 0x100
+enum { FOLD_SYMS_ELF, FOLD_SYMS_KALLSYMS, FOLD_SYMS_PERFMAP };
+struct fold_syms *fold_syms_new(void);
+void fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
+    const char *name, const char *module, int bind, int type);
+void fold_syms_done(struct fold_syms *t, int kind);
+void fold_syms_own(struct fold_syms *t, void *p);
+void fold_syms_reserve(struct fold_syms *t, size_t n);	/* room for n */
+const char *fold_syms_find(const struct fold_syms *t, uint64_t addr,
+    uint64_t *start, const char **module);
+size_t fold_syms_count(const struct fold_syms *t);
+/* 1 if addr is inside a symbol without module (fold_syms_find finds it
+ * alone at its start) that another symbol without module follows. */
+int fold_syms_inner(const struct fold_syms *t, uint64_t addr);
+void fold_syms_free(struct fold_syms *t);
+
+/* Text symbol files (ksyms.c).  The buffer is copied into the table; it
+ * need not be NUL-terminated.  Lines that do not parse are skipped. */
+/* /proc/kallsyms: "ADDR TYPE NAME [\t[MODULE]]"; the types perf keeps (T,
+ * W, D, B, either case), not names starting with '$'. */
+struct fold_syms *fold_syms_kallsyms(const char *buf, size_t n);
+/* The same, taking buf (from malloc, n + 1 bytes) instead of a copy.  The
+ * table is read lazily where it can be (syms.c: one pass keeps the start and
+ * line of each symbol, a lookup applies perf's rules where it lands);
+ * fold_syms_kallsyms_full() builds it whole, the same answers (for checks).
+ * fold_syms_kallsyms_lazy(): buf stays the caller's (n + 1 bytes, the last
+ * set to 0 if it is not; the others are only read: names are copied out as
+ * they are found), to keep as long as the table; NULL where the lazy form
+ * cannot answer as the whole table would. */
+struct fold_syms *fold_syms_kallsyms_own(char *buf, size_t n);
+struct fold_syms *fold_syms_kallsyms_full(char *buf, size_t n);
+struct fold_syms *fold_syms_kallsyms_lazy(char *buf, size_t n);
+/* /tmp/perf-PID.map: "START SIZE NAME" (hex, NAME to the end of line). */
+struct fold_syms *fold_syms_permap(const char *buf, size_t n);
+
+/*
+ * An ELF file (elf.c): ELF32 and ELF64, either byte order, no <elf.h>.
+ * fold_elf_open() maps a regular file once (read-only); fold_elf_mem() reads
+ * n bytes at p, which must stay valid and unchanged until fold_elf_free().
+ * Both return NULL with *why set to a static message when the file cannot
+ * be used (not ELF, truncated header, ...).  The symbol table is built only
+ * when first needed (fold_elf_sym / fold_elf_nsyms).
+ *
+ * Symbols are placed as perf places them: at file offsets, each symbol
+ * value moved by p_offset - p_vaddr of the PT_LOAD segment that holds it.
+ * So an address addr in a map at start with page offset pgoff is looked up
+ * as the offset addr - start + pgoff.  fold_elf_sym(): the symbol holding
+ * that offset, or NULL; *start (may be NULL): the symbol's start offset.
+ * fold_elf_runtime(): take program headers and PLT entries from rt (the
+ * file that was mapped) while symbols come from e (a debug file); call
+ * before the first lookup; rt must outlive e.
+ * fold_elf_vaddr(): the virtual address of file offset off, through the
+ * PT_LOAD segment holding it (1), or 0 when no segment holds it.
+ * fold_elf_problem(): what was found wrong in the symbol table, once it is
+ * read (a static message: "symbol table past the end of the file", ...),
+ * or NULL; the symbols that could be read are used all the same.
+ * fold_elf_buildid(): the GNU build id (its length, 0 if none; *id points
+ * into the file).  fold_elf_has_symtab(), fold_elf_has_dynsym(): 1 if a
+ * .symtab (.dynsym) section is present.
+ */
+struct fold_elf;
+struct fold_elf *fold_elf_open(const char *path, const char **why);
+struct fold_elf *fold_elf_mem(const void *p, size_t n, const char **why);
+size_t fold_elf_buildid(const struct fold_elf *e, const unsigned char **id);
+int fold_elf_has_symtab(const struct fold_elf *e);
+int fold_elf_has_dynsym(const struct fold_elf *e);
+int fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr);
+void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
+const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
+size_t fold_elf_nsyms(struct fold_elf *e);
+const char *fold_elf_problem(struct fold_elf *e);
+/* The file name in .gnu_debuglink (inside the file), or NULL. */
+const char *fold_elf_debuglink(struct fold_elf *e);
+void fold_elf_free(struct fold_elf *e);
+
+/*
+ * All symbol sources of one run (symsrc.c).  Objects are found, opened and
+ * indexed lazily, each once per run (keyed by recorded path, with the build
+ * id recorded for it).
+ *
+ * fold_symsrc_new(): symfs is perf's --symfs (a prefix for every path; NULL
+ * or "": none); buildid_dir is perf's --buildid-dir (NULL:
+ * $PERF_BUILDID_DIR, else $HOME/.debug).  Flags: FOLD_SYMSRC_QUIET.
+ *
+ * A file that cannot be used is reported once ("prog: path: why") unless
+ * quiet, and its addresses resolve to NULL (perf prints [unknown]); so is a
+ * damaged symbol table, when first read (its readable symbols are used).
+ *
+ * The order a user object is looked for is perf's (see symsrc.c): its
+ * .gnu_debuglink file, the build-id cache (BUILDID_DIR/.build-id/xx/rest,
+ * xx: the id's first byte in hex, rest: the others), /usr/lib/debug, then
+ * the recorded path; all but the cache under SYMFS.  A file whose build id
+ * differs from the known one is skipped.
+ */
+enum { FOLD_SYMSRC_QUIET = 1 };
+struct fold_symsrc;
+struct fold_dso;	/* one recorded object; owned by the fold_symsrc */
+struct fold_symsrc *fold_symsrc_new(const char *symfs, const char *buildid_dir,
+    unsigned flags);
+/*
+ * The build id recorded for path (BUILD_ID feature, HEADER_BUILD_ID
+ * records; "[kernel.kallsyms]" for the kernel, "[vdso]" for the vDSO).  Call
+ * before the first lookup in that object; a second id for the same path
+ * replaces the first if no lookup was made yet, else it is ignored.
+ */
+void fold_symsrc_buildid(struct fold_symsrc *s, const char *path,
+    size_t pathlen, const unsigned char *id, size_t idlen);
+/*
+ * Open and index, in a thread of its own, every object that has a build id
+ * by now and no lookup yet (perf.data's BUILD_ID feature lists those that
+ * samples hit), while the caller reads on; a lookup in one of them waits
+ * for it, or takes it back if the thread has not begun it.  Once per run;
+ * where no thread can be made, nothing is done ahead.
+ */
+void fold_symsrc_prefetch(struct fold_symsrc *s);
+/*
+ * The object of a recorded path, found or created (one hash lookup; nothing
+ * is opened yet).  Keep the handle with the map: it is valid until
+ * fold_symsrc_free().  A path /tmp/perf-PID.map is read as a perf map
+ * (absolute addresses; not if another user than root owns it, as perf);
+ * "[vdso]" is read from the build-id cache, else from this process's own
+ * vDSO if its build id is the recorded one (or none was recorded).
+ * Pseudo paths ([heap], //anon, /memfd:..., /dev/zero) have no symbols.
+ */
+struct fold_dso *fold_symsrc_dso(struct fold_symsrc *s, const char *path,
+    size_t pathlen);
+/*
+ * The symbol of user address addr in a map of dso at [start, ...) with page
+ * offset pgoff (the MMAP/MMAP2 record's fields), or NULL (perf prints
+ * [unknown]).  *symstart (may be NULL): the symbol's start, in the same
+ * address space as addr.
+ */
+const char *fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *dso,
+    uint64_t start, uint64_t pgoff, uint64_t addr, uint64_t *symstart);
+/* JIT code: the symbol of addr in /tmp/perf-PID.map, or NULL. */
+const char *fold_symsrc_jit(struct fold_symsrc *s, long pid, uint64_t addr,
+    uint64_t *symstart);
+/*
+ * The kernel's relocation as recorded: the kernel map's MMAP record is named
+ * "[kernel.kallsyms]" followed by the reference symbol (e.g. "_text") and
+ * has that symbol's address as pgoff.  Pass the name after
+ * "[kernel.kallsyms]" and that address: the kernel's symbols (not the
+ * modules') in the kallsyms read are shifted by the difference (KASLR), as
+ * perf does.  Optional; call before the first kernel lookup.
+ */
+void fold_symsrc_kernel_ref(struct fold_symsrc *s, const char *name,
+    size_t namelen, uint64_t addr);
+/*
+ * A kernel address: the symbol (or NULL) from kallsyms, as perf chooses it
+ * (/proc/kallsyms when the running kernel has the recorded build id or none
+ * is recorded, else BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms; read once, at
+ * the first kernel lookup).  *dso (may be NULL) is set to the name perf
+ * script prints as its dso: "[kernel.kallsyms]", or the module's "[name]"
+ * from kallsyms' module column.
+ */
+const char *fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr,
+    const char **dso, uint64_t *symstart);
+/*
+ * Reading kallsyms takes milliseconds; a caller with other work may have it
+ * done in a thread of its own meanwhile.  fold_symsrc_kernel_busy(): 0 if
+ * fold_symsrc_kernel() answers at once; else 1, and the kernel's symbols
+ * are being read in the background (started by the first call, which
+ * stands for the first kernel lookup: fold_symsrc_buildid() and
+ * fold_symsrc_kernel_ref() for the kernel are then too late).  Where no
+ * thread can be made they are read at once and it returns 0.
+ * fold_symsrc_kernel_wait(): wait for that reading to end (a lookup waits
+ * by itself).  While busy, calls for user objects may go on in the
+ * caller's thread: the background reading touches nothing they touch.
+ */
+int fold_symsrc_kernel_busy(struct fold_symsrc *s);
+void fold_symsrc_kernel_wait(struct fold_symsrc *s);
+void fold_symsrc_free(struct fold_symsrc *s);
+
+/* ---- demangle.c, demangle_cxx.c, demangle_rust.c: symbol demangling ---- */
+/*
+ * Demangle one symbol as GNU c++filt (libiberty, non-verbose, auto style)
+ * prints it.  With FOLD_DM_PARAMS the output is that of `c++filt -i`
+ * (function argument lists kept); without it, that of `c++filt -i -p`
+ * (as perf script prints names).
+ */
+enum { FOLD_DM_PARAMS = 1 };
+/* fold_demangle_cxx() only, for fold_demangle(): the shapes of its fast
+ * path only, and not a symbol that could be a legacy Rust name; 0 for the
+ * rest (the caller then goes on with Rust, and C++ without it). */
+enum { FOLD_DM_QUICK = 2 };
+/* The longest name written: a longer one is left mangled. */
+#define FOLD_DM_MAXOUT 65536
+/*
+ * Demangle sym[0..len) into out (cap bytes, not NUL-terminated).  Returns
+ * the length of the name, or 0 when the symbol is left as it is (not
+ * mangled, malformed, over the limits, or it would not fit in cap).
+ * Never allocates; bounded recursion; linear time.  fold_demangle() tries
+ * Rust first (legacy Rust overlaps the C++ grammar), then C++.  No state is
+ * kept between calls (callers cache per distinct symbol); the C++ side
+ * uses about 150 KiB of stack (its tables), plus its recursion, bounded:
+ * call it from threads with a stack of 1 MiB or more.  C++ symbols longer
+ * than 1024 bytes are left as they are, as c++filt leaves them.
+ */
+size_t fold_demangle(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags);
+size_t fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags);
+size_t fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
+    unsigned flags);
+
+#endif
