@@ -10,9 +10,9 @@
 static const char usage[] =
     "stackcollapse-perf [-q] [--addrs] [--all] [--buildid-dir DIR]\n"
     "               [--context] [--demangle] [--event-filter EVENT]\n"
-    "               [--inline] [--jit] [--kernel] [--no-demangle] [--pid]\n"
-    "               [--samples] [--skip-after FUNC] [--srcline] [--strict]\n"
-    "               [--symfs DIR] [--tid] [file ...]\n";
+    "               [--inline] [--jit] [--kernel] [--no-demangle]\n"
+    "               [--no-inline] [--pid] [--samples] [--skip-after FUNC]\n"
+    "               [--srcline] [--strict] [--symfs DIR] [--tid] [file ...]\n";
 
 static const char help[] =
     "Collapse perf.data, or the output of `perf script`, into folded stacks,\n"
@@ -41,6 +41,9 @@ static const char help[] =
     "      --symfs DIR         perf.data: look for binaries below DIR\n"
     "      --no-demangle       perf.data: keep symbol names as they are\n"
     "                          (perf script --no-demangle)\n"
+    "      --no-inline         perf.data: no inlined frames (perf script\n"
+    "                          --no-inline); --call-graph dwarf captures\n"
+    "                          are unwound\n"
     "  -q, --quiet             no warnings\n"
     "      --strict            an unrecognized line is an error\n"
     "  -h, --help              this help\n"
@@ -50,7 +53,7 @@ enum {
 	OPT_PID = FOLD_OPT_FIRST, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
 	OPT_ADDRS, OPT_EVENT, OPT_INLINE, OPT_CONTEXT, OPT_SRCLINE, OPT_SKIP,
 	OPT_SAMPLES, OPT_STRICT, OPT_DEMANGLE, OPT_VERSION, OPT_BUILDID,
-	OPT_SYMFS, OPT_NODEMANGLE
+	OPT_SYMFS, OPT_NODEMANGLE, OPT_NOINLINE
 };
 
 static const struct option longopts[] = {
@@ -70,6 +73,7 @@ static const struct option longopts[] = {
 	{ "buildid-dir", 1, NULL, OPT_BUILDID },
 	{ "symfs", 1, NULL, OPT_SYMFS },
 	{ "no-demangle", 0, NULL, OPT_NODEMANGLE },
+	{ "no-inline", 0, NULL, OPT_NOINLINE },
 	{ "quiet", 0, NULL, 'q' },
 	{ "strict", 0, NULL, OPT_STRICT },
 	{ "help", 0, NULL, 'h' },
@@ -141,6 +145,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_NODEMANGLE:
 			nodemangle = 1;
+			break;
+		case OPT_NOINLINE:
+			po.flags |= FOLD_PERFDATA_NOINLINE;
 			break;
 		case 'q':
 			o.flags |= FOLD_PERF_QUIET;

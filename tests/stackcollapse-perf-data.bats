@@ -321,13 +321,136 @@ same() {
 	[ -s "$t/pipe.out" ]
 }
 
+# ---- --call-graph dwarf: the user stacks unwound (--no-inline) ---------------
+
+# same_dwarf NAME [EXTRA...]: for every option set, the stacks of a
+# --call-graph dwarf capture with --no-inline equal those of NAME.txt
+# (perf script --no-inline --no-demangle); demangled, those of perf script
+# --no-inline (NAME.dm.folded, NAME.dm-all.folded).
+same_dwarf() {
+	local name=$1 o
+	shift
+	for o in "${OPTSETS[@]}"; do
+		# shellcheck disable=SC2086
+		diff -u <(sc -q $o "$D/$name.txt") <(sc -q --no-inline --no-demangle $o "$@" "$D/$name.data") ||
+			{ echo "differs with options: '$o'"; return 1; }
+	done
+	diff -u "$D/$name.dm.folded" <(sc -q --no-inline "$@" "$D/$name.data") ||
+		{ echo "differs from perf script --no-inline (demangled)"; return 1; }
+	diff -u "$D/$name.dm-all.folded" <(sc -q --no-inline --tid --all --addrs "$@" "$D/$name.data") ||
+		{ echo "differs from perf script --no-inline, --tid --all --addrs"; return 1; }
+}
+
+@test "dwarf: C -O2 without frame pointers: own library, qsort, recursion past 127 frames, vDSO, a signal handler" {
+	same_dwarf dwarf --buildid-dir "$B"
+	run sc -q --no-inline --buildid-dir "$B" "$D/dwarf.data"
+	[[ "$output" == *"dwarf;_start;__libc_start_main@@GLIBC_2.34;__libc_start_call_main;main;fk_spin;fk_hash "* ]]
+	[[ "$output" == *";main;__GI___qsort_r;msort_with_tmp.part.0;"*";cmp "* ]]
+	[[ "$output" == *";main;clock_gettime@@GLIBC_2.17;__vdso_clock_gettime "* ]]
+	# a handler's caller: the trampoline (__restore_rt - 1, [libc.so.6]),
+	# then the frame the signal interrupted, at its own address
+	[[ "$output" == *";cmp;[libc.so.6];on_alarm "* ]]
+	# recursion: 127 user frames at most, as perf script (kernel frames
+	# come on top of those)
+	n=$(printf '%s\n' "$output" | grep -E '^dwarf(;deep)+ [0-9]+$' |
+		awk -F';' '{ if (NF > m) m = NF } END { print m }')
+	[ "$n" -eq 128 ]
+}
+
+@test "dwarf: a stack copy too small (dwarf,512) is cut where perf cuts it, its caller at 0 [unknown]" {
+	same_dwarf dwarfsmall --buildid-dir "$B"
+	run sc -q --no-inline --addrs --buildid-dir "$B" "$D/dwarfsmall.data"
+	[[ "$output" == *"dwarf;[unknown <ffffffffffffffff>];"* ]]
+}
+
+@test "dwarf: C++ by g++ -O2 and by clang++ -O2 -gdwarf-5" {
+	same_dwarf dwcxx --buildid-dir "$B"
+	same_dwarf dwclang --buildid-dir "$B"
+	run sc -q --no-inline --buildid-dir "$B" "$D/dwclang.data"
+	[[ "$output" == *"dwclang;_start;__libc_start_main@@GLIBC_2.34;__libc_start_call_main;main;"* ]]
+}
+
+@test "dwarf: Rust release with debug info, recorded with cargo flamegraph's command" {
+	# perf record -F 997 --call-graph dwarf,64000 -g
+	grep -q 'call-graph dwarf,64000 -g' <(perf report --header-only -i "$D/dwrust.data" 2>/dev/null) ||
+		strings "$D/dwrust.data" | grep -q 'dwarf,64000'
+	same_dwarf dwrust --buildid-dir "$B"
+	run sc -q --no-inline --buildid-dir "$B" "$D/dwrust.data"
+	[[ "$output" == *";main;std::rt::lang_start_internal;"*";main::main;"* ]]
+}
+
+@test "dwarf: a system binary with CFI only (sort)" {
+	same_dwarf dwsort --buildid-dir "$B"
+	run sc -q --no-inline --buildid-dir "$B" "$D/dwsort.data"
+	# stripped: its _start is [sort], as its other functions
+	[[ "$output" == *"sort;[sort];__libc_start_main@@GLIBC_2.34;__libc_start_call_main;[sort];"* ]]
+}
+
+@test "dwarf: pipe mode, from a file and through a pipe" {
+	same_dwarf dwpipe --symfs "$D/symfs"
+	run bash -c 'cat "$1" | "$2" -q --no-inline --no-demangle --symfs "$3"' _ "$D/dwpipe.data" "$BIN/stackcollapse-perf" "$D/symfs"
+	diff -u <(sc -q "$D/dwpipe.txt") <(printf '%s\n' "$output")
+}
+
+@test "dwarf: fork+exec and threads: whole stacks in every process, where perf 6.1 cuts some (COMPATIBILITY)" {
+	# perf script --no-inline: some of the first child's threads end at
+	# start_thread, without its caller clone3
+	sc -q "$D/dwfork.txt" | grep '^fk-thr' | grep -v ';clone3;' | grep -q .
+	run sc -q --no-inline --no-demangle --buildid-dir "$B" "$D/dwfork.data"
+	[ "$status" -eq 0 ]
+	# ours: every thread's stack goes down to clone3
+	printf '%s\n' "$output" | grep -q '^fk-thr'
+	! printf '%s\n' "$output" | grep '^fk-thr' | grep -v ';clone3;start_thread;thread_main;'
+	# the same samples, and each stack perf has whole is one of ours
+	[ "$(printf '%s\n' "$output" | awk '{ s += $NF } END { print s }')" = \
+	  "$(sc -q "$D/dwfork.txt" | awk '{ s += $NF } END { print s }')" ]
+	sc -q "$D/dwfork.txt" | grep -E '^[^;]+;(_start|clone3);' | while IFS= read -r l; do
+		printf '%s\n' "$output" | grep -qF -- "${l% *} " || { echo "missing: $l"; exit 1; }
+	done
+}
+
+@test "dwarf: stack copies and registers changed at random: fewer frames or a message, never a crash" {
+	local t=$BATS_TEST_TMPDIR i off size
+	size=$(wc -c < "$D/dwarf.data")
+	for i in 1 2 3 4 5 6 7 8; do
+		cp "$D/dwarf.data" "$t/r.data"
+		for off in $(( (i * 104729) % (size - 8192) + 4096 )) $(( (i * 1299709) % (size - 8192) + 4096 )); do
+			"$TESTBIN/randbytes" 2048 "$i$off" | dd of="$t/r.data" bs=1 seek="$off" conv=notrunc status=none
+		done
+		run --separate-stderr timeout 60 "$BIN/stackcollapse-perf" -q --no-inline --buildid-dir "$B" "$t/r.data"
+		[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+		printf '%s\n' "$output" | while IFS= read -r l; do
+			[ -z "$l" ] || [[ "$l" =~ ^[^\ ].*\ [0-9]+$ ]] || { echo "bad line: $l"; exit 1; }
+		done
+	done
+}
+
+@test "dwarf: live: record now, the same stacks as perf script --no-inline" {
+	command -v perf > /dev/null || skip "perf is not installed"
+	command -v cc > /dev/null || skip "no C compiler"
+	local t=$BATS_TEST_TMPDIR
+	cc -O2 -g -pthread -o "$t/minidb" \
+		"$BATS_TEST_DIRNAME/../examples/workload/minidb.c" || skip "cannot build"
+	perf record -q -N -F 999 --call-graph dwarf,8192 -o "$t/live.data" -- "$t/minidb" -t -s -n 10 \
+		> /dev/null 2>&1 || skip "perf record is not permitted here"
+	perf script --no-inline --no-demangle -i "$t/live.data" > "$t/live.txt" 2> /dev/null
+	[ -s "$t/live.txt" ] || skip "perf script printed nothing"
+	diff -u <(sc -q --all "$t/live.txt") <(sc -q --no-inline --no-demangle --all "$t/live.data")
+	run sc -q --no-inline "$t/live.data"
+	[[ "$output" == *"run_workload"* ]]
+}
+
 # ---- what is refused ---------------------------------------------------------
 
-@test "--call-graph dwarf captures are refused: exit 1, nothing written" {
+@test "--call-graph dwarf captures without --no-inline are refused: exit 1, nothing written" {
 	run --separate-stderr sc "$D/refuse-dwarf.data"
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
-	[[ "$stderr" == *"recorded with --call-graph dwarf (/usr/bin/perf record "*"--call-graph dwarf,512"*"): "*"perf script -i"*"| stackcollapse-perf" ]]
+	[[ "$stderr" == *"recorded with --call-graph dwarf (/usr/bin/perf record "*"--call-graph dwarf,512"*"): "*"use --no-inline"*"perf script -i"*"| stackcollapse-perf" ]]
+	# with --no-inline it is read
+	run --separate-stderr sc -q --no-inline "$D/refuse-dwarf.data"
+	[ "$status" -eq 0 ]
+	[ -n "$output" ]
 }
 
 @test "zstd-compressed records (perf record -z) are refused" {

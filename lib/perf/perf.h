@@ -153,6 +153,8 @@ void fold_perf_run_fd(struct fold_perf *p, int fd, const char *name,
 enum {
 	FOLD_PERFDATA_QUIET = 1,	/* no warnings */
 	FOLD_PERFDATA_PROGRESS = 2,	/* progress on stderr (a terminal) */
+	FOLD_PERFDATA_NOINLINE = 8,	/* no inlined frames: --call-graph
+					   dwarf captures are unwound */
 	FOLD_PERFDATA_DEMANGLE = 4	/* names as perf script prints them,
 					   not as --no-demangle */
 };
@@ -178,5 +180,41 @@ void fold_perfdata_free(struct fold_perfdata *d);
  * script text by its first bytes.  1 if a perf.data input was refused. */
 int fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
     int nfiles, char **files);
+
+
+/* ---- unwind.c: user stacks of --call-graph dwarf samples --------------- */
+
+/*
+ * The user stack of one sample, walked as perf 6.1 walks it (see
+ * unwind.c): regs[] by perf's register number (PERF_REG_X86_*), valid
+ * where bit N of mask is set; the stack copy of size bytes (the sample's
+ * dyn_size) from address sp.  find(): the CFI of the object mapped at
+ * addr and addr's virtual address in it, or NULL (no map, or no CFI
+ * sections: the walk ends).  filemem(): the 8 bytes at addr from the file
+ * mapped there (0); 1 when a map holds addr but no file can be read there
+ * (read as 0); -1 when no map holds it.
+ * fold_unwind_x86_64() writes at most max addresses to ips, the first the
+ * sample's IP, then each caller's return address minus one (as it is
+ * for the frame a signal interrupted), and returns how many.  cache
+ * (fold_unwind_cache_new(), for all the samples of a run; fixed size)
+ * keeps the CFI rows found.  The work is bounded by max and the CFI's own
+ * bounds.
+ */
+struct fold_cfi;
+struct fold_unwind_cache;	/* rows found, by object and address */
+struct fold_unwind_cache *fold_unwind_cache_new(void);
+void fold_unwind_cache_free(struct fold_unwind_cache *c);
+struct fold_unwind_in {
+	const uint64_t *regs;
+	uint64_t mask;
+	const unsigned char *stack;
+	uint64_t sp, size;
+	struct fold_cfi *(*find)(void *arg, uint64_t addr, uint64_t *vaddr);
+	int (*filemem)(void *arg, uint64_t addr, uint64_t *val);
+	void *arg;
+	struct fold_unwind_cache *cache;	/* NULL: none */
+};
+size_t fold_unwind_x86_64(const struct fold_unwind_in *in, uint64_t *ips,
+    size_t max);
 
 #endif

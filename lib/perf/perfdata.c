@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,7 +95,7 @@ enum {
 
 /* feature bits */
 enum {
-	F_BUILD_ID = 2, F_CMDLINE = 11, F_EVENT_DESC = 12, F_AUXTRACE = 18,
+	F_BUILD_ID = 2, F_ARCH = 6, F_CMDLINE = 11, F_EVENT_DESC = 12, F_AUXTRACE = 18,
 	F_DIR_FORMAT = 24, F_COMPRESSED = 27
 };
 
@@ -289,6 +290,11 @@ struct fold_perfdata {
 	int status;
 	int refused;		/* refuse() was called: stop */
 	int dwarf;		/* an attr has user stack dumps */
+	int unwind;		/* and they are unwound (--no-inline) */
+	struct fold_unwind_cache *ucache;
+	unsigned char *umap;	/* the file, mapped for unwinding */
+	uint64_t ureleased;	/* its pages below this are let go */
+	char arch[16];		/* ARCH feature ("x86_64"), or "" */
 	char *cmdline;		/* the perf command, for messages */
 	int swap;
 	int writer_le;		/* the file was written little-endian */
@@ -682,17 +688,31 @@ add_attr(struct fold_perfdata *d, const unsigned char *p, size_t n)
 	return a;
 }
 
-/* A --call-graph dwarf capture is refused, saying how it was recorded. */
+/*
+ * A --call-graph dwarf capture: its user stacks are unwound with
+ * --no-inline (the inlined frames perf script adds by default are not
+ * read yet), on x86-64; else it is refused, saying how it was recorded.
+ */
 static int
 check_dwarf(struct fold_perfdata *d)
 {
-	if (d->dwarf && !d->refused)
-		refuse(d, "recorded with --call-graph dwarf%s%s%s: its user "
-		    "stacks need unwinding, which stackcollapse-perf does not "
-		    "do; use: perf script -i %s | stackcollapse-perf",
+	if (!d->dwarf || d->refused || d->unwind)
+		return d->refused;
+	if (!(d->o.flags & FOLD_PERFDATA_NOINLINE))
+		refuse(d, "recorded with --call-graph dwarf%s%s%s: perf script "
+		    "shows the functions inlined at each address, which "
+		    "stackcollapse-perf does not read yet; use --no-inline "
+		    "for the stacks of perf script --no-inline, or: perf "
+		    "script -i %s | stackcollapse-perf",
 		    d->cmdline != NULL ? " (" : "",
 		    d->cmdline != NULL ? d->cmdline : "",
 		    d->cmdline != NULL ? ")" : "", d->file);
+	else if (d->arch[0] != '\0' && strcmp(d->arch, "x86_64") != 0)
+		refuse(d, "recorded with --call-graph dwarf on %s: only "
+		    "x86_64 user stacks are unwound yet; use: perf script "
+		    "-i %s | stackcollapse-perf", d->arch, d->file);
+	else
+		d->unwind = 1;
 	return d->refused;
 }
 
@@ -1051,6 +1071,10 @@ struct smp {
 	int32_t pid, tid;
 	const unsigned char *chain;
 	uint64_t nchain;
+	uint64_t abi;			/* REGS_USER: 0 none */
+	const unsigned char *uregs;	/* nregs_user u64s */
+	const unsigned char *ustack;	/* STACK_USER: its bytes */
+	uint64_t ustack_size;		/* dyn_size: those valid */
 };
 
 /*
@@ -1128,6 +1152,9 @@ parse_sample(struct fold_perfdata *d, const struct attr *a,
 		s->period = a->o_period ? r64(d, r + a->o_period) : 0;
 		s->chain = NULL;
 		s->nchain = 0;
+		s->abi = 0;
+		s->uregs = s->ustack = NULL;
+		s->ustack_size = 0;
 		if (a->o_chain) {
 			n = r64(d, r + a->o_chain);
 			if (n > (uint64_t)(size - a->o_end) / 8)
@@ -1197,17 +1224,24 @@ parse_sample(struct fold_perfdata *d, const struct attr *a,
 		p += n * 24;
 	}
 	if (t & S_REGS_USER) {
-		U64(n);
-		if (n != 0)
-			SKIP(8 * (size_t)a->nregs_user);
+		U64(s->abi);
+		if (s->abi != 0) {
+			NEED(8 * (size_t)a->nregs_user);
+			s->uregs = p;
+			p += 8 * (size_t)a->nregs_user;
+		}
 	}
 	if (t & S_STACK_USER) {
 		U64(n);
 		if (n > (uint64_t)(e - p))
 			return 0;
+		s->ustack = p;
 		p += n;
-		if (n != 0)
-			SKIP(8);
+		if (n != 0) {
+			U64(s->ustack_size);
+			if (s->ustack_size > n)	/* perf refuses the sample */
+				return 0;
+		}
 	}
 	if (t & (S_WEIGHT | S_WEIGHT_STRUCT))
 		SKIP(8);
@@ -1551,6 +1585,84 @@ stack_of(struct fold_perfdata *d, uint32_t root, const uint32_t *f, size_t n)
 	return sid;
 }
 
+/* ---- --call-graph dwarf: the user stack unwound ------------------------ */
+
+struct uw {
+	struct fold_perfdata *d;
+	struct maps *m;
+};
+
+static struct fold_cfi *
+uw_find(void *arg, uint64_t addr, uint64_t *vaddr)
+{
+	struct uw *u = arg;
+	struct map *mp = maps_find(u->m, addr);
+
+	if (mp == NULL || mp->ident)
+		return NULL;
+	return fold_symsrc_cfi(u->d->ss, mp->dso, addr - mp->start + mp->pgoff,
+	    vaddr);
+}
+
+static int
+uw_filemem(void *arg, uint64_t addr, uint64_t *val)
+{
+	struct uw *u = arg;
+	struct map *mp = maps_find(u->m, addr);
+	unsigned char b[8];
+	uint64_t v = 0;
+	int i;
+
+	if (mp == NULL)
+		return -1;
+	if (mp->ident || fold_symsrc_read(u->d->ss, mp->dso,
+	    addr - mp->start + mp->pgoff, b, 8) != 0)
+		return 1;
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | b[i];
+	*val = v;
+	return 0;
+}
+
+/*
+ * The user frames of a --call-graph dwarf sample, after the n frames of
+ * its callchain (the kernel's), as perf script adds them: the stack
+ * unwound from the sample's user registers; the new count.
+ */
+static size_t
+unwind_user(struct fold_perfdata *d, const struct attr *a,
+    const struct smp *s, struct maps *m, int java, size_t n)
+{
+	uint64_t regs[64], ips[MAX_STACK], mask = a->regs_user, bit;
+	struct fold_unwind_in in;
+	struct uw u;
+	size_t k, i, nips;
+
+	memset(regs, 0, sizeof(regs));
+	for (bit = 0, k = 0; bit < 64; bit++)
+		if (mask >> bit & 1)
+			regs[bit] = r64(d, s->uregs + 8 * k++);
+	u.d = d;
+	u.m = m;
+	in.regs = regs;
+	in.mask = mask;
+	in.stack = s->ustack;
+	in.size = s->ustack_size;
+	in.sp = regs[7];
+	in.find = uw_find;
+	in.filemem = uw_filemem;
+	in.arg = &u;
+	if (d->ucache == NULL)
+		d->ucache = fold_unwind_cache_new();
+	in.cache = d->ucache;
+	nips = fold_unwind_x86_64(&in, ips, MAX_STACK);
+	fold_grow(&d->frames, &d->framecap, n + nips + 1, sizeof(*d->frames));
+	for (i = 0; i < nips; i++)
+		if (ips[i] != 0)
+			d->frames[n++] = frame(d, MODE_USER, ips[i], m, java);
+	return n;
+}
+
 static void
 do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
     unsigned misc, uint64_t off)
@@ -1624,6 +1736,8 @@ do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
 			used++;
 			d->frames[n++] = frame(d, mode, ip, m, t->java);
 		}
+		if (d->unwind && s.abi != 0 && s.ustack_size != 0)
+			n = unwind_user(d, a, &s, m, t->java, n);
 	} else if (a->sample_type & S_IP) {
 		fold_grow(&d->frames, &d->framecap, 1, sizeof(*d->frames));
 		mode = (int)(misc & MISC_CPUMODE);
@@ -1867,6 +1981,12 @@ feature(struct fold_perfdata *d, unsigned id, const unsigned char *p,
 	case F_CMDLINE:
 		cmdline(d, p, n);
 		break;
+	case F_ARCH:		/* u32 len, then the NUL-padded name */
+		if (n >= 4 && r32(d, p) <= n - 4)
+			snprintf(d->arch, sizeof(d->arch), "%.*s",
+			    (int)strnlen((const char *)p + 4, r32(d, p)),
+			    (const char *)p + 4);
+		break;
 	case F_AUXTRACE:
 		refuse(d, "holds hardware trace (AUX area) data, which needs "
 		    "decoding: use perf script -i %s | stackcollapse-perf",
@@ -1981,6 +2101,27 @@ readn(int fd, void *buf, size_t n, const char *name, int *err)
 }
 
 /* The records in [p, p + n) (file mode, or a pipe stream already read). */
+/*
+ * A mapped file read up to offset upto: the pages below it that no queued
+ * record is in are unmapped (their page cache stays; this process's memory
+ * does not grow with the file).
+ */
+static void
+let_go(struct fold_perfdata *d, uint64_t upto)
+{
+	uint64_t low = upto, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	size_t i;
+
+	for (i = d->qh; i < d->nq; i++)
+		if (d->q[i].off < low)
+			low = d->q[i].off;
+	low -= low % page;
+	if (low <= d->ureleased)
+		return;
+	(void)munmap(d->umap + d->ureleased, (size_t)(low - d->ureleased));
+	d->ureleased = low;
+}
+
 static void
 records(struct fold_perfdata *d, const unsigned char *p, size_t n,
     uint64_t base, int truncated)
@@ -2002,6 +2143,8 @@ records(struct fold_perfdata *d, const unsigned char *p, size_t n,
 		if (skip > n - pos)
 			skip = n - pos;
 		pos += (size_t)skip;
+		if (d->umap != NULL && base + pos - d->ureleased >= (16 << 20))
+			let_go(d, base + pos);
 		if (d->progress && ((++count & 4095) == 0 ||
 		    base + pos - d->done >= (1 << 20))) {
 			d->done = base + pos;
@@ -2067,6 +2210,8 @@ file_mode(struct fold_perfdata *d, struct src *sr)
 {
 	uint64_t hsize, asz, aoff, alen, doff, dlen, foff, fsize = sr->size;
 	uint64_t flags[4], ioff, ilen;
+	void *map = NULL;
+	int mapped = 0;
 	size_t i, nattr, nf = 0;
 	int truncated = 0;
 	const unsigned char *b, *e;
@@ -2165,9 +2310,30 @@ file_mode(struct fold_perfdata *d, struct src *sr)
 	d->done = doff;
 	d->progress = (d->o.flags & FOLD_PERFDATA_PROGRESS) &&
 	    !(d->o.flags & FOLD_PERFDATA_QUIET) && dlen > PROGRESS_MIN;
+	/*
+	 * A --call-graph dwarf capture is mostly stack copies the unwinding
+	 * reads a few words of: mapped, only the pages touched are read.
+	 */
+	if (sr->mem == NULL && d->unwind && sr->size > 0 &&
+	    (uint64_t)(size_t)sr->size == sr->size &&
+	    (map = mmap(NULL, (size_t)sr->size, PROT_READ, MAP_PRIVATE,
+	    sr->fd, 0)) != MAP_FAILED) {
+		(void)posix_madvise(map, (size_t)sr->size, POSIX_MADV_RANDOM);
+		sr->mem = map;
+		mapped = 1;
+		d->umap = map;
+		d->ureleased = 0;
+	}
 	if (sr->mem != NULL) {
 		d->mapped = 1;
 		records(d, sr->mem + doff, (size_t)dlen, doff, truncated);
+		if (mapped) {
+			flush(d, UINT64_MAX);	/* queued records point into it */
+			munmap((unsigned char *)map + d->ureleased,
+			    (size_t)(sr->size - d->ureleased));
+			sr->mem = NULL;
+			d->umap = NULL;
+		}
 	} else if (lseek(sr->fd, (off_t)doff, SEEK_SET) != (off_t)doff) {
 		fold_warn("%s: cannot seek: %s", d->file, strerror(errno));
 		d->status = 1;
@@ -2395,6 +2561,8 @@ reset(struct fold_perfdata *d, int again)
 	d->samples = d->unknown_id = d->bad = 0;
 	d->refused = 0;
 	d->dwarf = 0;
+	d->unwind = 0;
+	d->arch[0] = '\0';
 	free(d->cmdline);
 	d->cmdline = NULL;
 	d->warned_bad = 0;
@@ -2508,6 +2676,7 @@ fold_perfdata_free(struct fold_perfdata *d)
 	free(d->chunks);
 	fold_intern_free(&d->names);
 	fold_intern_free(&d->comms);
+	fold_unwind_cache_free(d->ucache);
 	fold_symsrc_free(d->ss);
 	free(d);
 }

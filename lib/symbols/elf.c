@@ -669,6 +669,37 @@ fold_elf_debuglink(struct fold_elf *e)
 	return sec_str(e, &s, 0);
 }
 
+const unsigned char *
+fold_elf_section(const struct fold_elf *e, const char *name,
+    struct fold_elf_sec *sec)
+{
+	struct shdr s;
+	const unsigned char *q;
+
+	memset(sec, 0, sizeof(*sec));
+	if (find_sec(e, name, 0, &s) == 0 || (q = sec_data(e, &s)) == NULL)
+		return NULL;
+	sec->p = q;
+	sec->size = s.size;
+	sec->addr = s.addr;
+	sec->flags = s.flags;
+	return q;
+}
+
+const unsigned char *
+fold_elf_bytes(const struct fold_elf *e, uint64_t off, size_t n)
+{
+	return inside(e, off, n) ? e->p + off : NULL;
+}
+
+int
+fold_elf_kind(const struct fold_elf *e, int *is64, int *be)
+{
+	*is64 = e->is64;
+	*be = e->be;
+	return (int)e->machine;
+}
+
 const char *
 fold_elf_problem(struct fold_elf *e)
 {

@@ -2,7 +2,8 @@
  * symbols.h - addresses to names (lib/symbols/): symbol tables (syms.c)
  * read from ELF files (elf.c), kallsyms and perf maps (ksyms.c); the
  * symbol sources of one perf.data run, found as perf finds them
- * (symsrc.c); demangling as c++filt does it (demangle.c, demangle_cxx.c,
+ * (symsrc.c); call frame information for unwinding (cfi.c);
+ * demangling as c++filt does it (demangle.c, demangle_cxx.c,
  * demangle_rust.c: what is covered and the limits are in the header
  * comments of those two).  Uses base.
  *
@@ -135,6 +136,26 @@ void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
 const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
 size_t fold_elf_nsyms(struct fold_elf *e);
 const char *fold_elf_problem(struct fold_elf *e);
+/*
+ * fold_elf_section(): the bytes of the first section named name, or NULL
+ * (none, no bytes in the file, or not all inside the file); *sec gets
+ * them with their size, sh_addr and sh_flags (SHF_COMPRESSED 0x800: the
+ * bytes are a compression header and compressed data).  They point into
+ * the file: valid until fold_elf_free().
+ * fold_elf_kind(): e_machine (EM_X86_64 62, EM_AARCH64 183, ...), and
+ * whether the file is ELF64 and big-endian.
+ */
+struct fold_elf_sec {
+	const unsigned char *p;
+	uint64_t size, addr, flags;
+};
+const unsigned char *fold_elf_section(const struct fold_elf *e,
+    const char *name, struct fold_elf_sec *sec);
+int fold_elf_kind(const struct fold_elf *e, int *is64, int *be);
+/* fold_elf_bytes(): the n bytes at file offset off, or NULL. */
+const unsigned char *fold_elf_bytes(const struct fold_elf *e, uint64_t off,
+    size_t n);
+
 /* The file name in .gnu_debuglink (inside the file), or NULL. */
 const char *fold_elf_debuglink(struct fold_elf *e);
 void fold_elf_free(struct fold_elf *e);
@@ -235,7 +256,121 @@ const char *fold_symsrc_kernel(struct fold_symsrc *s, uint64_t addr,
  */
 int fold_symsrc_kernel_busy(struct fold_symsrc *s);
 void fold_symsrc_kernel_wait(struct fold_symsrc *s);
+/*
+ * For unwinding (--call-graph dwarf): fold_symsrc_cfi() is the CFI of
+ * dso (made once: .eh_frame and .eh_frame_hdr of the file that was
+ * mapped, else of the symbol file; .debug_frame of the symbol file, else
+ * of the file mapped), and *vaddr the virtual address of file offset off
+ * in it; NULL when the object has no file, no CFI sections, or no segment
+ * holds off.  fold_symsrc_read(): n bytes at file offset off of the file
+ * that was mapped (0), or -1.
+ */
+struct fold_cfi *fold_symsrc_cfi(struct fold_symsrc *s, struct fold_dso *dso,
+    uint64_t off, uint64_t *vaddr);
+int fold_symsrc_read(struct fold_symsrc *s, struct fold_dso *dso,
+    uint64_t off, void *buf, size_t n);
 void fold_symsrc_free(struct fold_symsrc *s);
+
+/* ---- cfi.c: call frame information ------------------------------------ */
+
+/*
+ * The CFI of one object (DWARF 5 6.4; the LSB's .eh_frame and
+ * .eh_frame_hdr): for a pc, the row of its FDE's table, i.e. how to find
+ * the caller's CFA and registers.  .eh_frame is searched first (through
+ * .eh_frame_hdr's table when it is version 1 with DW_EH_PE_datarel|sdata4
+ * entries, sorted; else, or when the table gives an empty FDE, which may
+ * hide others at its start, through an index), then .debug_frame (an
+ * index).
+ * An index is an array of {start, end, offset} over the section's FDEs of
+ * non-empty range, sorted, built once by the section's first lookup: the
+ * only memory a fold_cfi takes after fold_cfi_new().  A lookup is then a
+ * binary search and a run of the CIE's and the FDE's programs: no
+ * allocation, time bounded by the bytes of that CIE and FDE.
+ *
+ * .eh_frame: CIE id 0, CIE pointers relative, augmentations z, R, P, L,
+ * S, B, G, "eh"; pointer encodings absptr, (u|s)leb128, (u|s)data2/4/8,
+ * pcrel, datarel (from the address of the section holding the pointer:
+ * .eh_frame_hdr for its table), aligned; textrel, funcrel or indirect FDE
+ * addresses make the FDE unusable.  .debug_frame: CIE versions 1, 3, 4,
+ * absolute addresses of the CIE's size (4: its address_size field).
+ * 64-bit DWARF (length 0xffffffff) in both; its CIE ids and pointers are
+ * 8 bytes long in .debug_frame, 4 in .eh_frame (as the LSB has them).
+ * A compressed section (SHF_COMPRESSED) is not read.
+ *
+ * The bytes are untrusted: a CIE or FDE that cannot be read or run (an
+ * unknown instruction, a truncated one, restore_state without
+ * remember_state, more than 16 states remembered, ...) makes the lookups
+ * in it fail and is reported by fold_cfi_problem(); the others still work.
+ * Lookups in one fold_cfi must not run in two threads at once.
+ */
+/* Register rules of a CFI row (DWARF 5 6.4.1). */
+enum { FOLD_CFI_UNSET /* no rule given: the ABI's default (libunwind and
+	perf take it as same value) */, FOLD_CFI_UNDEF /* DW_CFA_undefined */,
+	FOLD_CFI_SAME, FOLD_CFI_OFFSET /* saved at CFA+off */,
+	FOLD_CFI_VALOFF /* value CFA+off */, FOLD_CFI_REG /* in register reg */,
+	FOLD_CFI_EXPR /* saved at the address expr computes (CFA pushed first) */,
+	FOLD_CFI_VALEXPR /* the value expr computes (CFA pushed first) */ };
+#define FOLD_CFI_NREGS 33	/* DWARF registers 0..32: x86-64 uses 0..16, AArch64 0..32 */
+struct fold_cfi_rule {
+	uint8_t how;		/* FOLD_CFI_* */
+	uint16_t reg;		/* FOLD_CFI_REG */
+	int64_t off;		/* OFFSET, VALOFF */
+	const unsigned char *expr;	/* EXPR, VALEXPR: points into the section */
+	size_t exprlen;
+};
+struct fold_cfi_row {
+	int cfa_isexpr;		/* CFA = value of cfa_expr (nothing pushed first) */
+	uint16_t cfa_reg;
+	int64_t cfa_off;	/* else CFA = reg cfa_reg + cfa_off */
+	const unsigned char *cfa_expr;
+	size_t cfa_exprlen;
+	uint16_t ra;		/* return address column (CIE) */
+	int signal;		/* CIE augmentation has 'S' (a signal frame) */
+	uint64_t start, end;	/* the FDE's range [start, end) */
+	struct fold_cfi_rule r[FOLD_CFI_NREGS];	/* not given: UNSET */
+	uint64_t loc, next;	/* the row holds for [loc, next) */
+};
+struct fold_cfi;
+/* The CFI of one ELF object, from its sections as fold_elf_section() gives them
+ * (lib/symbols/elf.c, symbols.h: struct fold_elf_sec: p, size, addr, flags);
+ * any of the three may be NULL or have p == NULL. is64/be: ELF class and
+ * byte order (fold_elf_kind()). Nothing is read until the first lookup.
+ * The sections' bytes must outlive the fold_cfi. */
+struct fold_cfi *fold_cfi_new(const struct fold_elf_sec *eh_frame,
+    const struct fold_elf_sec *eh_frame_hdr, const struct fold_elf_sec *debug_frame,
+    int is64, int be);
+/* The row for pc (a virtual address of the object, as in its ELF file): 1
+ * found; 0 no FDE covers pc, or the CFI there is damaged (see fold_cfi_problem). */
+int fold_cfi_find(struct fold_cfi *c, uint64_t pc, struct fold_cfi_row *row);
+/* Evaluate DWARF expression x (n bytes).  With push, v is pushed first
+ * (the CFA for EXPR/VALEXPR rules).  Registers by DWARF number from regs[]
+ * where bit r of valid is set (others: fail); memory through mem (returns 0
+ * and *val on success, -1 when the address cannot be read).  0 and *out
+ * on success; -1 on anything it cannot do (bad op, stack under/overflow,
+ * unreadable memory or register, more than 1000 operations executed). */
+int fold_cfi_eval(const unsigned char *x, size_t n, const uint64_t *regs,
+    uint64_t valid, int (*mem)(void *arg, uint64_t addr, uint64_t *val),
+    void *arg, int push, uint64_t v, uint64_t *out);
+/*
+ * fold_cfi_eval() is for a 64-bit little-endian object (x86-64, AArch64);
+ * fold_cfi_eval_as() for any: operands in byte order be, addresses and
+ * arithmetic of 8 bytes (is64) or 4.  mem's *val is the 8 bytes at addr
+ * as a number in that byte order; DW_OP_deref_size takes its first bytes.
+ * The stack holds 64 values; DW_OP_div is signed, DW_OP_mod unsigned (as
+ * GCC's unwinder has them), by zero they fail; regs[] is read at the
+ * numbers valid has, all below 64.
+ */
+int fold_cfi_eval_as(int is64, int be, const unsigned char *x, size_t n,
+    const uint64_t *regs, uint64_t valid,
+    int (*mem)(void *arg, uint64_t addr, uint64_t *val), void *arg,
+    int push, uint64_t v, uint64_t *out);
+/* For tools: the range of the i-th FDE by address of .eh_frame (dbg 0) or
+ * .debug_frame (1), building that section's index: 1, or 0 past the last. */
+int fold_cfi_fde(struct fold_cfi *c, int dbg, size_t i, uint64_t *start,
+    uint64_t *end);
+/* What was found wrong in the CFI so far (a static message) or NULL. */
+const char *fold_cfi_problem(const struct fold_cfi *c);
+void fold_cfi_free(struct fold_cfi *c);
 
 /* ---- demangle.c, demangle_cxx.c, demangle_rust.c: symbol demangling ---- */
 /*

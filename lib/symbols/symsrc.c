@@ -54,6 +54,9 @@ struct fold_dso {
 	int loaded, checked;
 	struct fold_elf *syms, *rt;	/* rt may equal syms, or be NULL */
 	struct fold_syms *map;	/* perf map */
+	struct fold_cfi *cfi;	/* its CFI, once asked for (cfidone) */
+	struct fold_elf *cfielf;	/* the file whose addresses it uses */
+	int cfidone;
 	/* why no file could be used: reported by the caller's thread */
 	const char *why;
 	int why_errno;
@@ -712,13 +715,10 @@ none:
 	s->npq = n0;
 }
 
-const char *
-fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
-    uint64_t pgoff, uint64_t addr, uint64_t *symstart)
+/* d's files opened (and indexed), here or by the prefetch thread. */
+static void
+ensure(struct fold_symsrc *s, struct fold_dso *d)
 {
-	const char *name, *why;
-	uint64_t off, st;
-
 	if (!d->loaded) {
 		d->loaded = 1;
 		if (d->kind == D_ELF)
@@ -730,6 +730,16 @@ fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
 		claim(s, d, 1);
 		report(s, d);
 	}
+}
+
+const char *
+fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
+    uint64_t pgoff, uint64_t addr, uint64_t *symstart)
+{
+	const char *name, *why;
+	uint64_t off, st;
+
+	ensure(s, d);
 	if (d->kind == D_PERFMAP) {
 		if (d->map == NULL)
 			return NULL;
@@ -757,6 +767,73 @@ fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
 	if (name != NULL && symstart != NULL)
 		*symstart = st - pgoff + start;
 	return name;
+}
+
+/*
+ * The CFI of d, made once: .eh_frame and .eh_frame_hdr of the file that
+ * was mapped (else of the symbol file), .debug_frame of the symbol file
+ * (else of the file mapped), as perf's libunwind reads them.  A
+ * compressed .debug_frame is not read yet (said once).
+ */
+static void
+make_cfi(struct fold_symsrc *s, struct fold_dso *d)
+{
+	struct fold_elf *rt = d->rt != NULL ? d->rt : d->syms, *e;
+	struct fold_elf_sec eh, hdr, dbg;
+	int is64, be;
+
+	d->cfidone = 1;
+	if (rt == NULL)
+		return;
+	e = rt;
+	if (fold_elf_section(e, ".eh_frame", &eh) == NULL && d->syms != NULL &&
+	    d->syms != rt && fold_elf_section(d->syms, ".eh_frame", &eh) != NULL)
+		e = d->syms;
+	(void)fold_elf_section(e, ".eh_frame_hdr", &hdr);
+	if (fold_elf_section(d->syms != NULL ? d->syms : rt, ".debug_frame",
+	    &dbg) == NULL)
+		(void)fold_elf_section(rt, ".debug_frame", &dbg);
+	if (dbg.p != NULL && (dbg.flags & 0x800)) {	/* SHF_COMPRESSED */
+		if (!(s->flags & FOLD_SYMSRC_QUIET))
+			fold_warn("%s: compressed .debug_frame is not read",
+			    d->path);
+		memset(&dbg, 0, sizeof(dbg));
+	}
+	if (eh.p == NULL && dbg.p == NULL)
+		return;
+	(void)fold_elf_kind(e, &is64, &be);
+	d->cfi = fold_cfi_new(&eh, &hdr, &dbg, is64, be);
+	d->cfielf = e;
+}
+
+struct fold_cfi *
+fold_symsrc_cfi(struct fold_symsrc *s, struct fold_dso *d, uint64_t off,
+    uint64_t *vaddr)
+{
+	ensure(s, d);
+	if (d->kind != D_ELF)
+		return NULL;
+	if (!d->cfidone)
+		make_cfi(s, d);
+	if (d->cfi == NULL || !fold_elf_vaddr(d->cfielf, off, vaddr))
+		return NULL;
+	return d->cfi;
+}
+
+int
+fold_symsrc_read(struct fold_symsrc *s, struct fold_dso *d, uint64_t off,
+    void *buf, size_t n)
+{
+	struct fold_elf *rt;
+	const unsigned char *p;
+
+	ensure(s, d);
+	rt = d->rt != NULL ? d->rt : d->syms;
+	if (d->kind != D_ELF || rt == NULL ||
+	    (p = fold_elf_bytes(rt, off, n)) == NULL)
+		return -1;
+	memcpy(buf, p, n);
+	return 0;
 }
 
 const char *
@@ -1178,6 +1255,7 @@ fold_symsrc_free(struct fold_symsrc *s)
 	for (i = 0; i <= s->mask; i++)
 		while ((d = s->tab[i]) != NULL) {
 			s->tab[i] = d->next;
+			fold_cfi_free(d->cfi);
 			fold_elf_free(d->syms);
 			fold_elf_free(d->rt);
 			fold_syms_free(d->map);

@@ -82,6 +82,7 @@ echo "foldkit bench: $(uname -sm), $(getconf _NPROCESSORS_ONLN) CPUs, best of $r
 [ -x "$bin/stackcollapse-perf" ] &&
 	row stackcollapse-perf "perf script (examples/minieth)" stackcollapse-perf "$perfin"
 [ -x "$bin/stackcollapse-perf" ] && . "$top/tests/bench/perfdata.sh"
+[ -x "$bin/stackcollapse-perf" ] && . "$top/tests/bench/perfdata-dwarf.sh"
 for t in stackcollapse-dtrace flamegraph-svg; do
 	[ -x "$bin/$t" ] && [ -f "$top/tests/bench/$t.sh" ] && . "$top/tests/bench/$t.sh"
 done

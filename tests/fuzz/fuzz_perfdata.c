@@ -4,7 +4,9 @@
  * (0x40); the rest is the
  * file (file mode, or pipe mode when its size field says 16).  Objects are
  * looked for below a folder that does not exist, so only the bytes given
- * are read (and /proc/kallsyms once, for kernel frames).
+ * are read (and /proc/kallsyms once, for kernel frames).  --no-inline:
+ * --call-graph dwarf samples are unwound (as far as the vDSO, the only
+ * object found).
  */
 #include "fuzz.h"
 #include "perf/perf.h"
@@ -17,11 +19,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct fold_perfdata *dd;	/* the same, demangling */
 	static const struct fold_perfdata_opts po = {
 		"/nonexistent/foldkit-fuzz", "/nonexistent/foldkit-fuzz",
-		FOLD_PERFDATA_QUIET
+		FOLD_PERFDATA_QUIET | FOLD_PERFDATA_NOINLINE
 	};
 	static const struct fold_perfdata_opts pod = {
 		"/nonexistent/foldkit-fuzz", "/nonexistent/foldkit-fuzz",
-		FOLD_PERFDATA_QUIET | FOLD_PERFDATA_DEMANGLE
+		FOLD_PERFDATA_QUIET | FOLD_PERFDATA_DEMANGLE |
+		FOLD_PERFDATA_NOINLINE
 	};
 	static const unsigned char le[8] = "PERFILE2";
 	static const unsigned char be[8] = { '2', 'E', 'L', 'I', 'F', 'R', 'E', 'P' };

@@ -1,0 +1,45 @@
+# perfdata-dwarf.sh - sourced by run.sh ($work is the cwd, $bin, $top,
+# $runs, pd_best from perfdata.sh): a --call-graph dwarf capture of a Rust
+# program of ours built as cargo's release profile with debug = true and no
+# frame pointers (examples/workload/minieth), recorded with cargo
+# flamegraph's options at -F 2999 (about 12k samples of 64000-byte stack
+# copies, 800 MB): stackcollapse-perf --no-inline against perf script
+# (--no-inline, and its default, which adds inlined frames), and the floor
+# of reading the file.  Needs cargo, perf and permission to record.
+pdw=perfdata-dwarf.data
+if [ ! -s "$pdw" ]; then
+	if ! command -v cargo > /dev/null 2>&1 || ! command -v perf > /dev/null 2>&1; then
+		echo "perf.data (dwarf): needs cargo and perf, skipped"
+	elif ! (cd "$top/examples/workload/minieth" &&
+	    CARGO_TARGET_DIR="$work/minieth-target" cargo build -q --release \
+	    --offline > /dev/null 2>&1); then
+		echo "perf.data (dwarf): cannot build minieth, skipped"
+	elif ! perf record -q -F 2999 --call-graph dwarf,64000 -g -o "$pdw" -- \
+	    "$work/minieth-target/release/minieth-replay" --repeat 80 \
+	    > /dev/null 2>&1; then
+		echo "perf.data (dwarf): perf record not permitted, skipped"
+		rm -f "$pdw"
+	fi
+fi
+if [ -s "$pdw" ]; then
+	sc=$bin/stackcollapse-perf
+	nw=$(perf script -F comm -i "$pdw" 2> /dev/null | wc -l)
+	sw=$(wc -c < "$pdw")
+	perf script --no-inline -i "$pdw" 2> /dev/null | "$sc" > pd-text.out
+	"$sc" --no-inline "$pdw" > pd-data.out 2> /dev/null
+	cmp -s pd-text.out pd-data.out ||
+		echo "perf.data (dwarf): the two paths differ on $pdw!"
+	rm -f pd-text.out pd-data.out
+	ti=$(pd_best "perf script -i $pdw | $sc")
+	tn=$(pd_best "perf script --no-inline -i $pdw | $sc")
+	to=$(pd_best "$sc --no-inline $pdw")
+	tc=$(pd_best "cat $pdw")
+	set -- $(./runstat /dev/null "$sc" --no-inline "$pdw")
+	awk -v n="$nw" -v s="$sw" -v ti="$ti" -v tn="$tn" -v to="$to" -v tc="$tc" \
+	    -v rss="$2" 'BEGIN {
+		printf "perf script | s-perf   dwarf,64000, minieth (Rust)        %6.3f s  (%d samples, %.0f MB; inlined frames)\n", ti, n, s / 1e6
+		printf "perf script --no-inline | s-perf  same perf.data          %6.3f s\n", tn
+		printf "stackcollapse-perf --no-inline     same perf.data          %6.3f s  %5.1fx --no-inline, %5.1fx default   %.1f MB RSS\n", to, tn / to, ti / to, rss / 1024
+		printf "floor: cat of the file             same perf.data          %6.3f s\n", tc
+	}'
+fi
