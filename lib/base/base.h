@@ -80,6 +80,23 @@ fold_grow(void *arrp, size_t *cap, size_t need, size_t elsize)
 		fold_grow_slow(arrp, cap, need, elsize);
 }
 
+/* The unsigned integer of n bytes (1 to 8) at p: big-endian if be, else
+ * little-endian (binary formats of either byte order). */
+static inline uint64_t
+fold_getu(const unsigned char *p, int n, int be)
+{
+	uint64_t v = 0;
+	int i;
+
+	if (be)
+		for (i = 0; i < n; i++)
+			v = v << 8 | p[i];
+	else
+		for (i = n - 1; i >= 0; i--)
+			v = v << 8 | p[i];
+	return v;
+}
+
 /* ---- usage.c: usage errors, --help, --version, option values ---------- */
 
 /* The values of long options without a short letter start here (getopt's

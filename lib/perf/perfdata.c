@@ -1610,17 +1610,13 @@ uw_filemem(void *arg, uint64_t addr, uint64_t *val)
 	struct uw *u = arg;
 	struct map *mp = maps_find(u->m, addr);
 	unsigned char b[8];
-	uint64_t v = 0;
-	int i;
 
 	if (mp == NULL)
 		return -1;
 	if (mp->ident || fold_symsrc_read(u->d->ss, mp->dso,
 	    addr - mp->start + mp->pgoff, b, 8) != 0)
 		return 1;
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | b[i];
-	*val = v;
+	*val = fold_getu(b, 8, 0);
 	return 0;
 }
 

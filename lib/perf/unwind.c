@@ -130,17 +130,12 @@ static int
 mem(void *arg, uint64_t addr, uint64_t *val)
 {
 	const struct fold_unwind_in *in = arg;
-	const unsigned char *p;
-	uint64_t v = 0;
-	int i;
 
 	if (addr + 8 < addr)
 		return -1;
 	if (addr >= in->sp && addr + 8 < in->sp + in->size) {
-		p = in->stack + (addr - in->sp);
-		for (i = 7; i >= 0; i--)
-			v = v << 8 | p[i];	/* x86-64: little-endian */
-		*val = v;
+		/* x86-64: little-endian */
+		*val = fold_getu(in->stack + (addr - in->sp), 8, 0);
 		return 0;
 	}
 	switch (in->filemem(in->arg, addr, val)) {

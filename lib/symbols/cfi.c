@@ -142,18 +142,8 @@ static uint64_t
 rdn(struct rd *r, int n)
 {
 	const unsigned char *q = take(r, (uint64_t)n);
-	uint64_t v = 0;
-	int i;
 
-	if (q == NULL)
-		return 0;
-	if (r->be)
-		for (i = 0; i < n; i++)
-			v = v << 8 | q[i];
-	else
-		for (i = n - 1; i >= 0; i--)
-			v = v << 8 | q[i];
-	return v;
+	return q != NULL ? fold_getu(q, n, r->be) : 0;
 }
 
 /* v's low n bytes as a signed number, extended to 64 bits. */

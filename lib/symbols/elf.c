@@ -75,16 +75,7 @@ struct fold_elf {
 static uint64_t
 rd(const struct fold_elf *e, const unsigned char *q, int n)
 {
-	uint64_t v = 0;
-	int i;
-
-	if (e->be)
-		for (i = 0; i < n; i++)
-			v = v << 8 | q[i];
-	else
-		for (i = n - 1; i >= 0; i--)
-			v = v << 8 | q[i];
-	return v;
+	return fold_getu(q, n, e->be);
 }
 #define R16(e, q) ((uint32_t)rd(e, q, 2))
 #define R32(e, q) ((uint32_t)rd(e, q, 4))

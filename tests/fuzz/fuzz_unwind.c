@@ -31,29 +31,20 @@ static int
 filemem(void *arg, uint64_t addr, uint64_t *val)
 {
 	const unsigned char *p;
-	uint64_t v = 0;
-	int i;
 
 	(void)arg;
 	if (addr < lo || addr + 8 < addr || addr + 8 > hi)
 		return addr >= 0x1000 && addr < 0x7fffffffffffULL ? 1 : -1;
 	if ((p = fold_elf_bytes(self, addr - lo, 8)) == NULL)
 		return 1;
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	*val = v;
+	*val = fold_getu(p, 8, 0);
 	return 0;
 }
 
 static uint64_t
 le64(const uint8_t *p)
 {
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
+	return fold_getu(p, 8, 0);
 }
 
 int
