@@ -1732,7 +1732,9 @@ do_sample(struct fold_perfdata *d, const unsigned char *r, size_t size,
 			used++;
 			d->frames[n++] = frame(d, mode, ip, m, t->java);
 		}
-		if (d->unwind && s.abi != 0 && s.ustack_size != 0)
+		/* PERF_SAMPLE_REGS_ABI_64 only: the stack of a 32-bit
+		 * process (abi 1) is not unwound: x86-64 only, yet */
+		if (d->unwind && s.abi == 2 && s.ustack_size != 0)
 			n = unwind_user(d, a, &s, m, t->java, n);
 	} else if (a->sample_type & S_IP) {
 		fold_grow(&d->frames, &d->framecap, 1, sizeof(*d->frames));

@@ -353,8 +353,8 @@ fold_unwind_x86_64(const struct fold_unwind_in *in, uint64_t *ips,
 	size_t n = 0;
 	int r, ret;
 
-	if (max == 0 || !(in->mask >> 8 & 1) || !(in->mask >> 7 & 1))
-		return 0;
+	if (max == 0 || !(in->mask >> 8 & 1))
+		return 0;		/* no IP: perf has no user frame */
 	memset(&w, 0, sizeof(w));
 	w.in = in;
 	for (r = 0; r < X_NREGS; r++) {
@@ -364,7 +364,7 @@ fold_unwind_x86_64(const struct fold_unwind_in *in, uint64_t *ips,
 	w.ip = in->regs[8];
 	w.cfa = in->regs[7];
 	ips[n++] = w.ip;
-	while (n < max) {
+	while (n < max && (in->mask >> 7 & 1)) {	/* no SP: no step */
 		pc = w.ip - (w.use_prev ? 1 : 0);
 		if ((cfi = in->find(in->arg, pc, &vaddr)) == NULL)
 			break;		/* no map, no CFI sections: perf stops */
