@@ -409,6 +409,22 @@ same_dwarf() {
 	done
 }
 
+@test "dwarf: CFI only in .debug_frame: unwound, where perf 6.1 does not read it (COMPATIBILITY)" {
+	# -g -fno-asynchronous-unwind-tables: the program's own functions have
+	# no .eh_frame; perf script --no-inline stops at the first of them
+	[ "$(sc -q "$D/dwdf.txt" | grep -c '^dwdf;leaf.constprop.0 ')" -eq 1 ]
+	run sc -q --no-inline --no-demangle --buildid-dir "$B" "$D/dwdf.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"dwdf;_start;__libc_start_main@@GLIBC_2.34;__libc_start_call_main;main;top.constprop.0;mid.constprop.0;leaf.constprop.0 "* ]]
+	# the same samples; each stack of perf's is the end of one of ours
+	[ "$(printf '%s\n' "$output" | awk '{ s += $NF } END { print s }')" = \
+	  "$(sc -q "$D/dwdf.txt" | awk '{ s += $NF } END { print s }')" ]
+	sc -q "$D/dwdf.txt" | while IFS= read -r l; do
+		rest=${l#dwdf;}
+		printf '%s\n' "$output" | grep -qF -- ";${rest% *} " || { echo "missing: $l"; exit 1; }
+	done
+}
+
 @test "dwarf: stack copies and registers changed at random: fewer frames or a message, never a crash" {
 	local t=$BATS_TEST_TMPDIR i off size
 	size=$(wc -c < "$D/dwarf.data")

@@ -42,6 +42,9 @@ clang++ -O2 -gdwarf-5 -o $w/dwclang "$here/src/cpp.cc"
 rustc -C opt-level=3 -C debuginfo=2 -o $w/dwrust "$here/src/main.rs"
 seq 1 200000 | awk '{ print ($1 * 7919) % 200000 }' > $w/nums.txt
 cc -O2 -g -pthread -o $w/dwfkparent "$here/src/forker.c"
+cc -O2 -g -fno-asynchronous-unwind-tables -o $w/dwdf "$here/src/debugframe.c"
+cc -O2 -g -fno-asynchronous-unwind-tables -Wl,--compress-debug-sections=zlib \
+	-o $w/dwdfz "$here/src/debugframe.c"
 cc -O2 -g -pthread -DCHILD -o $w/dwfkchild "$here/src/forker.c"
 
 rec() {
@@ -96,6 +99,10 @@ rec dwsort -F 999 --call-graph dwarf -- sort -n -o /dev/null $w/nums.txt
 # fork+exec and threads: perf 6.1 cuts some stacks of the first child (see
 # COMPATIBILITY); record again until it shows, as the test expects
 rec dwfork -F 999 --call-graph dwarf,4096 -- $w/dwfkparent $w/dwfkchild 8
+# CFI only in .debug_frame (perf 6.1 does not read it), as it is and
+# zlib-compressed
+rec dwdf -F 499 --call-graph dwarf,4096 -- $w/dwdf 150
+rec dwdfz -F 499 --call-graph dwarf,4096 -- $w/dwdfz 150
 perf record -q -F 499 --call-graph dwarf,4096 -o - -- $w/shlib 300 \
 	> "$here/dwpipe.data" 2> /dev/null
 perf record -q -F 99 --call-graph dwarf,512 -o "$here/refuse-dwarf.data" \
