@@ -58,7 +58,7 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 # Helpers the tests use (no python or jq needed).
 TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes \
 	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup $(BUILD)/test/demangle \
-	$(BUILD)/test/libcheck $(BUILD)/test/cfidump
+	$(BUILD)/test/libcheck $(BUILD)/test/cfidump $(BUILD)/test/inflate
 $(BUILD)/test/symlookup: tests/tools/symlookup.c $(LIBHDR) $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
@@ -70,6 +70,9 @@ $(BUILD)/test/libcheck: tests/tools/libcheck.c $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 $(BUILD)/test/demangle: tests/tools/demangle.c $(BUILD)/libfold.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
+$(BUILD)/test/inflate: tests/tools/inflate.c $(LIBHDR) $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 $(BUILD)/test/%: tests/tools/%.c
@@ -98,7 +101,7 @@ check: test
 	$(MAKE) --no-print-directory CFLAGS='-O2 -g -Werror' BUILD=build/werror all
 	$(MAKE) --no-print-directory BUILD=build/san CFLAGS='$(SANFLAGS) -Werror' \
 		LDFLAGS='-fsanitize=address,undefined' all build/san/test/symlookup \
-		build/san/test/libcheck build/san/test/cfidump
+		build/san/test/libcheck build/san/test/cfidump build/san/test/inflate
 	@bats=$$(sh tests/find-bats) || exit 1; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -137,7 +140,7 @@ $(BUILD)/bench/%: tests/bench/%.c
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZERS = folded regex perf dtrace svg elf perfdata demangle demangle_rust \
-	demangle_fast demangle_rust_fast cfi unwind
+	demangle_fast demangle_rust_fast cfi unwind inflate
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 

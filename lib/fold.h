@@ -25,15 +25,17 @@
  *
  *   base/     base.h     messages, allocation, the line reader, the stdout
  *                        writer, arenas, hashing, interning, counts and
- *                        numbers, rankings, patterns, escaping
+ *                        numbers, rankings, patterns, escaping, inflate
  *   folded/   folded.h   the folded format: a line, the reader, frame ids,
  *                        distinct stacks in frame order, two profiles merged
  *   symbols/  symbols.h  addresses to names: ELF, kallsyms, perf maps, the
- *                        symbol sources of a recording; demangling
+ *                        symbol sources of a recording; call frame
+ *                        information; demangling
  *   report/   report.h   what the analysis tools share: options, filters,
  *                        tables, rankings, before/after rankings
  *   flame/    flame.h    flame graphs as SVG
- *   perf/     perf.h     perf script text and perf.data to folded stacks
+ *   perf/     perf.h     perf script text and perf.data to folded stacks;
+ *                        --call-graph dwarf stacks unwound
  *   dtrace/   dtrace.h   DTrace and bpftrace output to folded stacks
  *
  * This header includes base.h, which every tool and unit needs; a tool or

@@ -425,6 +425,25 @@ same_dwarf() {
 	done
 }
 
+@test "dwarf: a zlib-compressed .debug_frame is inflated; damaged, a message and fewer frames" {
+	[ "$(sc -q "$D/dwdfz.txt" | grep -c '^dwdfz;leaf.constprop.0 ')" -eq 1 ]
+	run --separate-stderr sc --no-inline --no-demangle --buildid-dir "$B" "$D/dwdfz.data"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" == *"dwdfz;_start;__libc_start_main@@GLIBC_2.34;__libc_start_call_main;main;top.constprop.0;mid.constprop.0;leaf.constprop.0 "* ]]
+	command -v readelf > /dev/null || skip "readelf not installed"
+	# the section's stream damaged in a copy of the cache
+	cp -R "$B" "$BATS_TEST_TMPDIR/b"
+	elf=$(ls "$BATS_TEST_TMPDIR"/b/tmp/foldkit-pd/dwdfz/*/elf)
+	off=$(readelf -SW "$elf" | awk '$2 == ".debug_frame" { print $5 }')
+	[ -n "$off" ]
+	"$TESTBIN/randbytes" 16 7 | dd of="$elf" bs=1 seek=$((0x$off + 40)) conv=notrunc status=none
+	run --separate-stderr sc --no-inline --no-demangle --buildid-dir "$BATS_TEST_TMPDIR/b" "$D/dwdfz.data"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"/tmp/foldkit-pd/dwdfz: .debug_frame: "* ]]
+	[[ "$output" == *"dwdfz;leaf.constprop.0 "* ]]
+}
+
 @test "dwarf: stack copies and registers changed at random: fewer frames or a message, never a crash" {
 	local t=$BATS_TEST_TMPDIR i off size
 	size=$(wc -c < "$D/dwarf.data")

@@ -3,8 +3,9 @@
  * name, messages and allocation (util.c), usage errors, --help and
  * --version (usage.c), the line reader (in.c), the stdout writer (out.c),
  * arenas, hashing and interning (arena.c, hash.c, intern.c), rankings
- * (sort.c), counts and numbers (count.c), patterns (regex.c) and escaping
- * for the output formats (esc.c).  It uses libc only.
+ * (sort.c), counts and numbers (count.c), patterns (regex.c), escaping
+ * for the output formats (esc.c) and decompression (inflate.c).  It uses
+ * libc only.
  *
  *  - Fatal: out of memory (the x*() allocators, fold_grow(): "prog: out of
  *    memory", exit 1), a write error on stdout (exit 1; a closed pipe exits
@@ -421,5 +422,32 @@ size_t fold_utf8_char(const unsigned char *s, size_t n, uint32_t *cp,
 void fo_json_str(const char *s, size_t len);	/* "..." valid JSON text */
 void fo_csv_field(const char *s, size_t len);	/* RFC 4180 quoting */
 void fo_tsv_field(const char *s, size_t len);	/* \t \n \r \\ escaped */
+
+
+/* ---- inflate.c: DEFLATE, zlib and gzip streams ------------------------- */
+
+/*
+ * Decompress a whole zlib (RFC 1950) stream, raw DEFLATE (RFC 1951), or
+ * gzip (RFC 1952: one or more members, as gzip -c a b writes; zero bytes
+ * may follow the last) held in memory.  The input is untrusted.
+ * fold_inflate(): in[0..n) to out[0..cap): returns the number of bytes
+ * written, or (size_t)-1 with *why set to a static message ("bad block
+ * type", "distance too far back", "output larger than expected", "bad
+ * checksum", "truncated input", "trailing garbage", ...).  Bytes of out
+ * past the length returned may have been written.  kind: FOLD_INFLATE_RAW,
+ * _ZLIB, _GZIP, or _AUTO (gzip if it starts 1f 8b, zlib if the 2-byte
+ * header checks, else raw).  Checksums are verified (adler32 for zlib,
+ * crc32 and ISIZE for gzip; a gzip header's crc16).  Code length sets are
+ * checked as zlib checks them.  Nothing is allocated; work and stack (about
+ * 20 KB) are bounded (linear in n + cap).
+ * fold_inflate_alloc(): the same into a malloc'd buffer grown as needed up
+ * to max bytes (*outlen its length): NULL with *why on error; for gzip
+ * whose size is not known in advance.  Out of memory is fatal (xrealloc).
+ */
+enum { FOLD_INFLATE_RAW, FOLD_INFLATE_ZLIB, FOLD_INFLATE_GZIP, FOLD_INFLATE_AUTO };
+size_t fold_inflate(const unsigned char *in, size_t n, unsigned char *out,
+    size_t cap, int kind, const char **why);
+unsigned char *fold_inflate_alloc(const unsigned char *in, size_t n,
+    size_t max, int kind, size_t *outlen, const char **why);
 
 #endif

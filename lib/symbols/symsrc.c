@@ -56,6 +56,7 @@ struct fold_dso {
 	struct fold_syms *map;	/* perf map */
 	struct fold_cfi *cfi;	/* its CFI, once asked for (cfidone) */
 	struct fold_elf *cfielf;	/* the file whose addresses it uses */
+	unsigned char *cfibuf;	/* a compressed .debug_frame, inflated */
 	int cfidone;
 	/* why no file could be used: reported by the caller's thread */
 	const char *why;
@@ -769,16 +770,66 @@ fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
 	return name;
 }
 
+/* Compressed sections are inflated up to this size (a .debug_frame of
+ * that size describes millions of functions). */
+#define INFLATE_MAX (256u << 20)
+
+/*
+ * A SHF_COMPRESSED section of e (an Elf32_Chdr or Elf64_Chdr, then the
+ * data): zlib is inflated into d->cfibuf and sec made to point there;
+ * anything else (zstd, a damaged stream) is said once and sec emptied.
+ */
+static void
+inflate_sec(struct fold_symsrc *s, struct fold_dso *d, struct fold_elf *e,
+    const char *name, struct fold_elf_sec *sec)
+{
+	const char *why = NULL;
+	uint64_t type, size, hl;
+	size_t got;
+	int is64, be;
+
+	(void)fold_elf_kind(e, &is64, &be);
+	hl = is64 ? 24 : 12;
+	if (sec->size < hl)
+		why = "compression header cut short";
+	else {
+		type = fold_getu(sec->p, 4, be);
+		size = fold_getu(sec->p + (is64 ? 8 : 4), is64 ? 8 : 4, be);
+		if (type != 1)
+			why = type == 2 ? "compressed with zstd: not read" :
+			    "unknown compression";
+		else if (size == 0 || size > INFLATE_MAX)
+			why = "compressed size out of range";
+		else {
+			d->cfibuf = xmalloc((size_t)size);
+			got = fold_inflate(sec->p + hl, (size_t)(sec->size - hl),
+			    d->cfibuf, (size_t)size, FOLD_INFLATE_ZLIB, &why);
+			if (got == (size_t)size) {
+				sec->p = d->cfibuf;
+				sec->size = size;
+				sec->flags &= ~(uint64_t)0x800;
+				return;
+			}
+			if (why == NULL)
+				why = "inflated to another size than its header's";
+			free(d->cfibuf);
+			d->cfibuf = NULL;
+		}
+	}
+	if (!(s->flags & FOLD_SYMSRC_QUIET))
+		fold_warn("%s: %s: %s", d->path, name, why);
+	memset(sec, 0, sizeof(*sec));
+}
+
 /*
  * The CFI of d, made once: .eh_frame and .eh_frame_hdr of the file that
  * was mapped (else of the symbol file), .debug_frame of the symbol file
- * (else of the file mapped), as perf's libunwind reads them.  A
- * compressed .debug_frame is not read yet (said once).
+ * (else of the file mapped), inflated when compressed with zlib.
  */
 static void
 make_cfi(struct fold_symsrc *s, struct fold_dso *d)
 {
-	struct fold_elf *rt = d->rt != NULL ? d->rt : d->syms, *e;
+	struct fold_elf *rt = d->rt != NULL ? d->rt : d->syms, *e, *de;
 	struct fold_elf_sec eh, hdr, dbg;
 	int is64, be;
 
@@ -790,15 +841,11 @@ make_cfi(struct fold_symsrc *s, struct fold_dso *d)
 	    d->syms != rt && fold_elf_section(d->syms, ".eh_frame", &eh) != NULL)
 		e = d->syms;
 	(void)fold_elf_section(e, ".eh_frame_hdr", &hdr);
-	if (fold_elf_section(d->syms != NULL ? d->syms : rt, ".debug_frame",
-	    &dbg) == NULL)
-		(void)fold_elf_section(rt, ".debug_frame", &dbg);
-	if (dbg.p != NULL && (dbg.flags & 0x800)) {	/* SHF_COMPRESSED */
-		if (!(s->flags & FOLD_SYMSRC_QUIET))
-			fold_warn("%s: compressed .debug_frame is not read",
-			    d->path);
-		memset(&dbg, 0, sizeof(dbg));
-	}
+	de = d->syms != NULL ? d->syms : rt;
+	if (fold_elf_section(de, ".debug_frame", &dbg) == NULL)
+		(void)fold_elf_section(de = rt, ".debug_frame", &dbg);
+	if (dbg.p != NULL && (dbg.flags & 0x800))	/* SHF_COMPRESSED */
+		inflate_sec(s, d, de, ".debug_frame", &dbg);
 	if (eh.p == NULL && dbg.p == NULL)
 		return;
 	(void)fold_elf_kind(e, &is64, &be);
@@ -1256,6 +1303,7 @@ fold_symsrc_free(struct fold_symsrc *s)
 		while ((d = s->tab[i]) != NULL) {
 			s->tab[i] = d->next;
 			fold_cfi_free(d->cfi);
+			free(d->cfibuf);
 			fold_elf_free(d->syms);
 			fold_elf_free(d->rt);
 			fold_syms_free(d->map);
