@@ -444,6 +444,11 @@ same_dwarf() {
 	[[ "$output" == *"dwdfz;leaf.constprop.0 "* ]]
 }
 
+@test "--no-inline changes nothing on -g captures and on perf script text" {
+	diff -u <(sc -q --buildid-dir "$B" "$D/cpp.data") <(sc -q --no-inline --buildid-dir "$B" "$D/cpp.data")
+	diff -u <(sc -q "$D/cpp.txt") <(sc -q --no-inline "$D/cpp.txt")
+}
+
 @test "dwarf: stack copies and registers changed at random: fewer frames or a message, never a crash" {
 	local t=$BATS_TEST_TMPDIR i off size
 	size=$(wc -c < "$D/dwarf.data")
