@@ -58,11 +58,15 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 # Helpers the tests use (no python or jq needed).
 TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes \
 	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup $(BUILD)/test/demangle \
-	$(BUILD)/test/libcheck $(BUILD)/test/cfidump $(BUILD)/test/inflate
+	$(BUILD)/test/libcheck $(BUILD)/test/cfidump $(BUILD)/test/inflate \
+	$(BUILD)/test/dwarfinl
 $(BUILD)/test/symlookup: tests/tools/symlookup.c $(LIBHDR) $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 $(BUILD)/test/cfidump: tests/tools/cfidump.c $(LIBHDR) $(BUILD)/libfold.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
+$(BUILD)/test/dwarfinl: tests/tools/dwarfinl.c $(LIBHDR) $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
 # Drivers over the library (the demangler's tests and bench, the sorts).

@@ -677,6 +677,76 @@ fold_elf_section(const struct fold_elf *e, const char *name,
 	return q;
 }
 
+/* Compressed sections are inflated up to this size (a debug section of
+ * that size describes millions of functions). */
+#define INFLATE_MAX (1024u << 20)
+
+const unsigned char *
+fold_elf_section_plain(const struct fold_elf *e, const char *name,
+    struct fold_elf_sec *sec, unsigned char **buf, const char **why)
+{
+	uint64_t type, size, hl = e->is64 ? 24 : 12;
+	size_t got;
+
+	*buf = NULL;
+	*why = NULL;
+	if (fold_elf_section(e, name, sec) == NULL)
+		return NULL;
+	if (!(sec->flags & 0x800))	/* SHF_COMPRESSED */
+		return sec->p;
+	if (sec->size < hl)
+		*why = "compression header cut short";
+	else {
+		type = fold_getu(sec->p, 4, e->be);
+		size = fold_getu(sec->p + (e->is64 ? 8 : 4), e->is64 ? 8 : 4,
+		    e->be);
+		if (type != 1)
+			*why = type == 2 ? "compressed with zstd: not read" :
+			    "unknown compression";
+		else if (size == 0 || size > INFLATE_MAX)
+			*why = "compressed size out of range";
+		else {
+			*buf = xmalloc((size_t)size);
+			got = fold_inflate(sec->p + hl, (size_t)(sec->size - hl),
+			    *buf, (size_t)size, FOLD_INFLATE_ZLIB, why);
+			if (got == (size_t)size) {
+				sec->p = *buf;
+				sec->size = size;
+				sec->flags &= ~(uint64_t)0x800;
+				return sec->p;
+			}
+			if (*why == NULL)
+				*why = "inflated to another size than its header's";
+			free(*buf);
+			*buf = NULL;
+		}
+	}
+	memset(sec, 0, sizeof(*sec));
+	return NULL;
+}
+
+int
+fold_elf_shdr(const struct fold_elf *e, size_t i, struct fold_elf_sec *sec)
+{
+	struct shdr s;
+
+	memset(sec, 0, sizeof(*sec));
+	if (i >= e->shnum)
+		return 0;
+	get_shdr(e, i, &s);
+	sec->p = sec_data(e, &s);
+	sec->size = s.size;
+	sec->addr = s.addr;
+	sec->flags = s.flags;
+	return 1;
+}
+
+int
+fold_elf_etype(const struct fold_elf *e)
+{
+	return (int)e->type;
+}
+
 const unsigned char *
 fold_elf_bytes(const struct fold_elf *e, uint64_t off, size_t n)
 {

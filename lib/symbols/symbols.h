@@ -2,7 +2,8 @@
  * symbols.h - addresses to names (lib/symbols/): symbol tables (syms.c)
  * read from ELF files (elf.c), kallsyms and perf maps (ksyms.c); the
  * symbol sources of one perf.data run, found as perf finds them
- * (symsrc.c); call frame information for unwinding (cfi.c);
+ * (symsrc.c); call frame information for unwinding (cfi.c); inlined
+ * functions from DWARF (dwarf.c);
  * demangling as c++filt does it (demangle.c, demangle_cxx.c,
  * demangle_rust.c: what is covered and the limits are in the header
  * comments of those two).  Uses base.
@@ -155,6 +156,23 @@ int fold_elf_kind(const struct fold_elf *e, int *is64, int *be);
 /* fold_elf_bytes(): the n bytes at file offset off, or NULL. */
 const unsigned char *fold_elf_bytes(const struct fold_elf *e, uint64_t off,
     size_t n);
+
+/*
+ * fold_elf_section_plain(): the same, a SHF_COMPRESSED section (zlib, as
+ * distributions ship debug files) inflated into *buf (malloc'd, the
+ * caller frees it; NULL when the section was not compressed).  NULL with
+ * *why set (a static message) when it cannot be read: compressed with
+ * zstd or an unknown method, a damaged stream, over 1 GiB inflated; NULL
+ * and *why NULL when there is no such section.
+ * fold_elf_etype(): e_type (ET_EXEC 2, ET_DYN 3, ...).
+ * fold_elf_shdr(): section i's address, size, flags and bytes (p NULL
+ * when it has none in the file); 0 past the last section.
+ */
+const unsigned char *fold_elf_section_plain(const struct fold_elf *e,
+    const char *name, struct fold_elf_sec *sec, unsigned char **buf,
+    const char **why);
+int fold_elf_etype(const struct fold_elf *e);
+int fold_elf_shdr(const struct fold_elf *e, size_t i, struct fold_elf_sec *sec);
 
 /* The file name in .gnu_debuglink (inside the file), or NULL. */
 const char *fold_elf_debuglink(struct fold_elf *e);
@@ -371,6 +389,34 @@ int fold_cfi_fde(struct fold_cfi *c, int dbg, size_t i, uint64_t *start,
 /* What was found wrong in the CFI so far (a static message) or NULL. */
 const char *fold_cfi_problem(const struct fold_cfi *c);
 void fold_cfi_free(struct fold_cfi *c);
+
+/* ---- dwarf.c: inlined functions from DWARF debug info ----------------- */
+
+/*
+ * The functions at an address of an object with DWARF debug information
+ * (DWARF 2 to 5, sections compressed with zlib inflated), innermost
+ * first, named as GNU addr2line -i -f (binutils 2.40) names them, not
+ * demangled: the inlined subroutines holding the address, then the
+ * function they are inlined into.  See dwarf.c for the rules.
+ *
+ * fold_dwarf_new(): the reader of e's sections (e must outlive it); NULL
+ * when e has no .debug_info, or it cannot be read (*why then says why: a
+ * static message; NULL when there is simply none).  Unit headers are read
+ * at once, a unit's functions only when an address falls in it.
+ * fold_dwarf_inlines(): the names at addr (a virtual address of e, as
+ * addr2line takes it): how many, 0 when no function holds addr; *names
+ * points to them, valid until the reader is freed (no name is "??").  An
+ * address is looked up once: later calls answer from a table.
+ * fold_dwarf_problem(): what was found wrong so far (a static message),
+ * or NULL; the rest is still read.  One reader must not be used by two
+ * threads at once.
+ */
+struct fold_dwarf;
+struct fold_dwarf *fold_dwarf_new(const struct fold_elf *e, const char **why);
+size_t fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
+    const char *const **names);
+const char *fold_dwarf_problem(const struct fold_dwarf *d);
+void fold_dwarf_free(struct fold_dwarf *d);
 
 /* ---- demangle.c, demangle_cxx.c, demangle_rust.c: symbol demangling ---- */
 /*

@@ -770,55 +770,21 @@ fold_symsrc_user(struct fold_symsrc *s, struct fold_dso *d, uint64_t start,
 	return name;
 }
 
-/* Compressed sections are inflated up to this size (a .debug_frame of
- * that size describes millions of functions). */
-#define INFLATE_MAX (256u << 20)
-
 /*
- * A SHF_COMPRESSED section of e (an Elf32_Chdr or Elf64_Chdr, then the
- * data): zlib is inflated into d->cfibuf and sec made to point there;
- * anything else (zstd, a damaged stream) is said once and sec emptied.
+ * A SHF_COMPRESSED section of e: zlib is inflated into d->cfibuf and sec
+ * made to point there; anything else (zstd, a damaged stream) is said
+ * once and sec emptied.
  */
 static void
 inflate_sec(struct fold_symsrc *s, struct fold_dso *d, struct fold_elf *e,
     const char *name, struct fold_elf_sec *sec)
 {
-	const char *why = NULL;
-	uint64_t type, size, hl;
-	size_t got;
-	int is64, be;
+	const char *why;
 
-	(void)fold_elf_kind(e, &is64, &be);
-	hl = is64 ? 24 : 12;
-	if (sec->size < hl)
-		why = "compression header cut short";
-	else {
-		type = fold_getu(sec->p, 4, be);
-		size = fold_getu(sec->p + (is64 ? 8 : 4), is64 ? 8 : 4, be);
-		if (type != 1)
-			why = type == 2 ? "compressed with zstd: not read" :
-			    "unknown compression";
-		else if (size == 0 || size > INFLATE_MAX)
-			why = "compressed size out of range";
-		else {
-			d->cfibuf = xmalloc((size_t)size);
-			got = fold_inflate(sec->p + hl, (size_t)(sec->size - hl),
-			    d->cfibuf, (size_t)size, FOLD_INFLATE_ZLIB, &why);
-			if (got == (size_t)size) {
-				sec->p = d->cfibuf;
-				sec->size = size;
-				sec->flags &= ~(uint64_t)0x800;
-				return;
-			}
-			if (why == NULL)
-				why = "inflated to another size than its header's";
-			free(d->cfibuf);
-			d->cfibuf = NULL;
-		}
-	}
-	if (!(s->flags & FOLD_SYMSRC_QUIET))
+	if (fold_elf_section_plain(e, name, sec, &d->cfibuf, &why) != NULL)
+		return;
+	if (why != NULL && !(s->flags & FOLD_SYMSRC_QUIET))
 		fold_warn("%s: %s: %s", d->path, name, why);
-	memset(sec, 0, sizeof(*sec));
 }
 
 /*
