@@ -120,6 +120,7 @@ main(int argc, char **argv)
 			break;
 		case OPT_INLINE:
 			o.flags |= FOLD_PERF_INLINE;
+			po.flags |= FOLD_PERFDATA_INLINE;
 			break;
 		case OPT_CONTEXT:
 			o.flags |= FOLD_PERF_CONTEXT;
@@ -166,6 +167,10 @@ main(int argc, char **argv)
 	}
 	if (isatty(2))
 		po.flags |= FOLD_PERFDATA_PROGRESS;
+	/* perf.data with --inline: perf 7.0's inlined frames; with --context
+	 * too, addr2line's names and lines as for perf script text */
+	if (o.flags & FOLD_PERF_CONTEXT)
+		po.flags &= ~(unsigned)FOLD_PERFDATA_INLINE;
 	/* perf.data: names as perf script prints them, unless --no-demangle
 	 * (--demangle is for perf script text that holds mangled names) */
 	if (!nodemangle)

@@ -480,14 +480,96 @@ same_dwarf() {
 	[[ "$output" == *"run_workload"* ]]
 }
 
+# ---- --call-graph dwarf: inlined frames (perf script's default) --------------
+
+# same_inline NAME [EXTRA...]: for every option set, the stacks of a
+# --call-graph dwarf capture equal those of perf script's text with its
+# inlined frames (NAME.inl.txt.gz, --no-demangle); demangled, those of
+# perf script (NAME.inl.dm.folded, NAME.inl.dm-all.folded).
+same_inline() {
+	local name=$1 o t=$BATS_TEST_TMPDIR/$1.inl.txt
+	shift
+	gzip -dc "$D/$name.inl.txt.gz" > "$t"
+	for o in "${OPTSETS[@]}"; do
+		# shellcheck disable=SC2086
+		diff -u <(sc -q $o "$t") <(sc -q --no-demangle $o "$@" "$D/$name.data") ||
+			{ echo "differs with options: '$o'"; return 1; }
+	done
+	diff -u "$D/$name.inl.dm.folded" <(sc -q "$@" "$D/$name.data") ||
+		{ echo "differs from perf script (demangled)"; return 1; }
+	diff -u "$D/$name.inl.dm-all.folded" <(sc -q --tid --all --addrs "$@" "$D/$name.data") ||
+		{ echo "differs from perf script, --tid --all --addrs"; return 1; }
+}
+
+@test "dwarf inline: C -O2: inlined static functions, libc's inlined frames from its debug file" {
+	gzip -dc "$D/dwarf.inl.txt.gz" | grep -q ' (inlined)$'
+	same_inline dwarf --buildid-dir "$B"
+	same_inline dwarfsmall --buildid-dir "$B"
+	run sc -q --buildid-dir "$B" "$D/dwarf.data"
+	# libc6-dbg's DWARF names __libc_start_main's code __libc_start_main_impl
+	# (perf prints it "(inlined)", in place of the symbol)
+	if [ -e /usr/lib/debug/.build-id ]; then
+		[[ "$output" == *"dwarf;_start;__libc_start_main_impl;__libc_start_call_main;main;"* ]]
+	fi
+}
+
+@test "dwarf inline: C++ by g++ -O2 and by clang++ -O2 -gdwarf-5: chains of inlined templates" {
+	same_inline dwcxx --buildid-dir "$B"
+	same_inline dwclang --buildid-dir "$B"
+	run sc -q --buildid-dir "$B" "$D/dwcxx.data"
+	[[ "$output" == *"std::map<"*">::lower_bound;"* ]]
+	run sc -q --no-demangle --buildid-dir "$B" "$D/dwcxx.data"
+	[[ "$output" == *"_ZNSt3mapI"* ]]
+}
+
+@test "dwarf inline: Rust release with debug info (cargo flamegraph's command)" {
+	same_inline dwrust --buildid-dir "$B"
+	run sc -q --buildid-dir "$B" "$D/dwrust.data"
+	[[ "$output" == *"<u64>::wrapping_add"* ]]
+}
+
+@test "dwarf inline: a system binary without debug info, pipe mode" {
+	same_inline dwsort --buildid-dir "$B"
+	same_inline dwpipe --symfs "$D/symfs"
+	# through a pipe, as recorded with perf record -o -
+	diff -u "$D/dwpipe.inl.dm.folded" <(sc -q --symfs "$D/symfs" < "$D/dwpipe.data")
+}
+
+@test "dwarf inline: where perf's unwinding is cut (fork+exec, .debug_frame), the same inlined frames on whole stacks" {
+	local o
+	for o in dwfork dwdf; do
+		# the same samples as perf script
+		[ "$(sc -q --buildid-dir "$B" "$D/$o.data" | awk '{ s += $NF } END { print s }')" = \
+		  "$(awk '{ s += $NF } END { print s }' "$D/$o.inl.dm.folded")" ]
+	done
+	run sc -q --buildid-dir "$B" "$D/dwdf.data"
+	[[ "$output" == *"dwdf;_start;__libc_start_main_impl;__libc_start_call_main;main;top;mid;leaf "* ]] ||
+	[[ "$output" == *"dwdf;_start;__libc_start_main@@GLIBC_2.34;__libc_start_call_main;main;top;mid;leaf "* ]]
+	run sc -q --no-inline --buildid-dir "$B" "$D/dwdf.data"
+	[[ "$output" == *";main;top.constprop.0;mid.constprop.0;leaf.constprop.0 "* ]]
+}
+
+@test "dwarf inline: live: record now, the same stacks as perf script" {
+	command -v perf > /dev/null || skip "perf is not installed"
+	command -v g++ > /dev/null || skip "no C++ compiler"
+	local t=$BATS_TEST_TMPDIR
+	g++ -O2 -g -o "$t/cpp" "$D/src/cpp.cc" || skip "cannot build"
+	perf record -q -N -F 1999 --call-graph dwarf,16384 -o "$t/live.data" -- "$t/cpp" \
+		> /dev/null 2>&1 || skip "perf record is not permitted here"
+	perf script --no-demangle -i "$t/live.data" > "$t/live.txt" 2> /dev/null
+	[ -s "$t/live.txt" ] || skip "perf script printed nothing"
+	grep -q ' (inlined)$' "$t/live.txt"
+	diff -u <(sc -q --all "$t/live.txt") <(sc -q --no-demangle --all "$t/live.data")
+	perf script -i "$t/live.data" 2> /dev/null | sc -q --tid > "$t/live.dm"
+	diff -u "$t/live.dm" <(sc -q --tid "$t/live.data")
+}
+
 # ---- what is refused ---------------------------------------------------------
 
-@test "--call-graph dwarf captures without --no-inline are refused: exit 1, nothing written" {
-	run --separate-stderr sc "$D/refuse-dwarf.data"
-	[ "$status" -eq 1 ]
-	[ -z "$output" ]
-	[[ "$stderr" == *"recorded with --call-graph dwarf (/usr/bin/perf record "*"--call-graph dwarf,512"*"): "*"use --no-inline"*"perf script -i"*"| stackcollapse-perf" ]]
-	# with --no-inline it is read
+@test "--call-graph dwarf captures are read with inlined frames by default, without with --no-inline" {
+	run --separate-stderr sc -q "$D/refuse-dwarf.data"
+	[ "$status" -eq 0 ]
+	[ -n "$output" ]
 	run --separate-stderr sc -q --no-inline "$D/refuse-dwarf.data"
 	[ "$status" -eq 0 ]
 	[ -n "$output" ]

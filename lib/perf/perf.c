@@ -108,6 +108,10 @@ struct fold_perf_st {
 	size_t tmpcap;
 	uint32_t *ids;		/* scratch for the names of one line */
 	size_t idcap;
+	uint32_t *ids2;		/* the names of one structured frame */
+	size_t ids2cap;
+	char *tmp2, *tmp3, *tmp4;	/* scratch for perf_name() */
+	size_t tmp2cap, tmp3cap, tmp4cap;
 
 	/* messages */
 	uint64_t unrec;
@@ -577,7 +581,11 @@ frame_names(struct fold_perf *p, const struct frame *f, int java, int *unknown)
 		slen -= 2;
 	if (slen == 0)
 		return 0;
-	if ((st->flags & FOLD_PERF_INLINE) && f->hasmod && filemod(mod, mlen)) {
+	/* perf.data frames: with --context only (else perfdata.c gives
+	 * perf's own inlined frames) */
+	if ((st->flags & FOLD_PERF_INLINE) && (!f->nooff ||
+	    (st->flags & FOLD_PERF_CONTEXT)) && f->hasmod &&
+	    filemod(mod, mlen)) {
 		n = a2l_chain(p, mod, mlen, f->addr, f->alen);
 		if (n > 0)
 			return n;
@@ -1589,35 +1597,101 @@ fold_perf_line(struct fold_perf *p, const char *s, size_t n)
  * frame_names() a parsed frame line goes through, cached by the frame's
  * bytes (and its address where the names depend on it).
  */
+/*
+ * Name s[0..n) as perf holds it: demangled as perf script demangles (if
+ * dm), into st->tmp2; *len its length.
+ */
+static const char *
+perf_name(struct fold_perf_st *st, const char *s, size_t n, int dm,
+    size_t *len)
+{
+	size_t ml = n, k;
+
+	*len = n;
+	if (!dm || n <= 2 || s[0] != '_' || (s[1] != 'Z' && s[1] != 'R' &&
+	    s[1] != 'G'))
+		return s;
+	if (ml > 4 && memcmp(s + ml - 4, "@plt", 4) == 0)
+		ml -= 4;
+	fold_grow(&st->tmp2, &st->tmp2cap, FOLD_DM_MAXOUT + 5, 1);
+	k = fold_demangle(s, ml, st->tmp2, FOLD_DM_MAXOUT, 0);
+	if (k == 0)
+		return s;
+	if (ml < n) {
+		memcpy(st->tmp2 + k, "@plt", 4);
+		k += 4;
+	}
+	*len = k;
+	return st->tmp2;
+}
+
+/* The names of one frame of a structured sample (root first) appended to
+ * st->ids2 from index *n. */
+static void
+frame_add(struct fold_perf *p, const char *sym, size_t slen, const char *mod,
+    size_t mlen, const char *abuf, size_t alen, int demangle, int java,
+    size_t *n)
+{
+	struct fold_perf_st *st = p->st;
+	struct frame f;
+	int unk;
+	size_t k;
+
+	memset(&f, 0, sizeof(f));
+	f.addr = abuf;
+	f.alen = alen;
+	f.sym = sym;
+	f.slen = slen;
+	f.mod = mod;
+	f.mlen = mlen;
+	f.hasmod = 1;
+	f.nooff = 1;
+	f.demangle = demangle;
+	k = frame_names(p, &f, java, &unk);
+	fold_grow(&st->ids2, &st->ids2cap, *n + k, sizeof(*st->ids2));
+	memcpy(st->ids2 + *n, st->ids, k * sizeof(*st->ids));
+	*n += k;
+}
+
 uint32_t
 fold_perf_frame_id(struct fold_perf *p, const struct fold_perf_frame *pf,
     int java)
 {
 	struct fold_perf_st *st = p->st;
-	struct frame f;
 	char abuf[24];
-	size_t alen, klen, k;
-	int isnew, unk, j = java != 0;
+	size_t alen, klen, k, i, o, nl;
+	int isnew, j = java != 0;
 	uint32_t id;
 	struct rv v;
 	const char *sym = pf->sym != NULL ? pf->sym : "[unknown]";
 	size_t slen = pf->sym != NULL ? pf->symlen : 9;
 	const char *mod = pf->dso != NULL ? pf->dso : "[unknown]";
 	size_t mlen = pf->dso != NULL ? pf->dsolen : 9;
+	size_t ninl = pf->sym != NULL ? pf->ninl : 0;
 	int withaddr = (st->flags & FOLD_PERF_INLINE) ||
 	    ((st->flags & FOLD_PERF_ADDRS) && has(sym, slen, "[unknown]"));
 
 	alen = (size_t)snprintf(abuf, sizeof(abuf), "%llx",
 	    (unsigned long long)pf->addr);
 	klen = 1 + slen + 1 + mlen + (withaddr ? 1 + alen : 0);
+	for (i = 0; i < ninl; i++)
+		klen += 1 + strlen(pf->inl[i]);
 	fold_grow(&st->fkey, &st->fkeycap, klen, 1);
-	st->fkey[0] = (char)(j | (pf->demangle ? 2 : 0));
+	st->fkey[0] = (char)(j | (pf->demangle ? 2 : 0) | (ninl ? 4 : 0));
 	memcpy(st->fkey + 1, sym, slen);
 	st->fkey[1 + slen] = '\0';
 	memcpy(st->fkey + 2 + slen, mod, mlen);
+	o = 2 + slen + mlen;
 	if (withaddr) {
-		st->fkey[2 + slen + mlen] = '\0';
-		memcpy(st->fkey + 3 + slen + mlen, abuf, alen);
+		st->fkey[o] = '\0';
+		memcpy(st->fkey + o + 1, abuf, alen);
+		o += 1 + alen;
+	}
+	for (i = 0; i < ninl; i++) {	/* innermost first; never a NUL */
+		nl = strlen(pf->inl[i]);
+		st->fkey[o] = '\0';
+		memcpy(st->fkey + o + 1, pf->inl[i], nl);
+		o += 1 + nl;
 	}
 	id = fold_intern(&st->fkeys, st->fkey, klen, &isnew);
 	if (!isnew)
@@ -1628,27 +1702,47 @@ fold_perf_frame_id(struct fold_perf *p, const struct fold_perf_frame *pf,
 			st->fkey[k] = ' ';
 	sym = st->fkey + 1;
 	mod = st->fkey + 2 + slen;
-	memset(&f, 0, sizeof(f));
-	f.addr = abuf;
-	f.alen = alen;
-	f.sym = sym;
-	f.slen = slen;
-	f.mod = mod;
-	f.mlen = mlen;
-	f.hasmod = 1;
-	f.nooff = 1;
-	f.demangle = pf->demangle;
-	k = frame_names(p, &f, j, &unk);
+	k = 0;
+	if (ninl == 0)
+		frame_add(p, sym, slen, mod, mlen, abuf, alen, pf->demangle, j,
+		    &k);
+	else {
+		/* perf's append_inlines(): the outermost last, each name
+		 * compared with the symbol's as perf holds them */
+		const char *pn, *in;
+		size_t pl, il;
+
+		pn = perf_name(st, sym, slen, pf->demangle, &pl);
+		fold_grow(&st->tmp3, &st->tmp3cap, pl, 1);
+		memcpy(st->tmp3, pn, pl);
+		for (i = ninl; i-- > 0;) {
+			const char *nm = pf->inl[i];
+
+			nl = strlen(nm);
+			in = perf_name(st, nm, nl, pf->demangle, &il);
+			if (il == pl && memcmp(in, st->tmp3, pl) == 0)
+				frame_add(p, sym, slen, mod, mlen, abuf, alen,
+				    pf->demangle, j, &k);
+			else {
+				fold_grow(&st->tmp4, &st->tmp4cap, nl, 1);
+				for (o = 0; o < nl; o++)
+					st->tmp4[o] = nm[o] == '\n' ? ' ' :
+					    nm[o];
+				frame_add(p, st->tmp4, nl, "inlined", 7, abuf,
+				    alen, pf->demangle, j, &k);
+			}
+		}
+	}
 	v.n = (uint32_t)k;
 	v.a = 0;
 	v.next = FOLD_NOID;
 	if (k == 1)
-		v.a = st->ids[0];
+		v.a = st->ids2[0];
 	else if (k > 1) {
 		fold_grow(&st->pool, &st->poolcap, st->npool + k,
 		    sizeof(*st->pool));
 		v.a = (uint32_t)st->npool;
-		memcpy(st->pool + st->npool, st->ids, k * sizeof(*st->ids));
+		memcpy(st->pool + st->npool, st->ids2, k * sizeof(*st->ids2));
 		st->npool += k;
 	}
 	fold_grow(&st->fv, &st->fvcap, (size_t)id + 1, sizeof(*st->fv));
@@ -1989,6 +2083,10 @@ fold_perf_end(struct fold_perf *p)
 		free(st->hc[i].tail);
 	}
 	free(st->ids);
+	free(st->ids2);
+	free(st->tmp2);
+	free(st->tmp3);
+	free(st->tmp4);
 	free(st->event);
 	free(st->unrec_file);
 	free(st);

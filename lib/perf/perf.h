@@ -90,8 +90,12 @@ int fold_perf_end(struct fold_perf *p);
  * the address it prints (a user address as the offset in its file, other
  * addresses as they are), sym the symbol without "+0x" offset (NULL:
  * [unknown]), dso the object (NULL: [unknown]); demangle: as perf script
- * (without --no-demangle) prints the name.  Strings are copied; ids
- * stay valid until fold_perf_end().  java: the sample's root starts with
+ * (without --no-demangle) prints the name.  With ninl names in inl the
+ * frame is the frames perf script prints for it with inlined frames:
+ * each name, outermost first, as the symbol's frame where it is the
+ * symbol's name (demangled as perf demangles, if demangle), else as a
+ * frame "NAME (inlined)".  Strings are copied; ids stay valid until
+ * fold_perf_end().  java: the sample's root starts with
  * "java".  The names are made once per distinct frame.
  * fold_perf_root(): the root frame of a command and thread (pid NULL:
  * unknown, printed "?", as perf script's default output has no PID); *java
@@ -117,6 +121,10 @@ struct fold_perf_frame {
 	const char *dso;
 	size_t dsolen;
 	int demangle;		/* demangle sym as perf script does */
+	const char *const *inl;	/* the functions at addr, innermost first,
+				   as addr2line names them (fold_symsrc_
+				   inlines()); NULL: none */
+	size_t ninl;
 };
 uint32_t fold_perf_frame_id(struct fold_perf *p,
     const struct fold_perf_frame *f, int java);
@@ -153,8 +161,10 @@ void fold_perf_run_fd(struct fold_perf *p, int fd, const char *name,
 enum {
 	FOLD_PERFDATA_QUIET = 1,	/* no warnings */
 	FOLD_PERFDATA_PROGRESS = 2,	/* progress on stderr (a terminal) */
-	FOLD_PERFDATA_NOINLINE = 8,	/* no inlined frames: --call-graph
-					   dwarf captures are unwound */
+	FOLD_PERFDATA_NOINLINE = 8,	/* no inlined frames (perf script
+					   --no-inline) */
+	FOLD_PERFDATA_INLINE = 16,	/* inlined frames for -g captures
+					   too (perf 7.0's perf script) */
 	FOLD_PERFDATA_DEMANGLE = 4	/* names as perf script prints them,
 					   not as --no-demangle */
 };

@@ -689,28 +689,21 @@ add_attr(struct fold_perfdata *d, const unsigned char *p, size_t n)
 }
 
 /*
- * A --call-graph dwarf capture: its user stacks are unwound with
- * --no-inline (the inlined frames perf script adds by default are not
- * read yet), on x86-64; else it is refused, saying how it was recorded.
+ * A --call-graph dwarf capture: its user stacks are unwound, on x86-64;
+ * else it is refused, saying how it was recorded.
  */
 static int
 check_dwarf(struct fold_perfdata *d)
 {
 	if (!d->dwarf || d->refused || d->unwind)
 		return d->refused;
-	if (!(d->o.flags & FOLD_PERFDATA_NOINLINE))
-		refuse(d, "recorded with --call-graph dwarf%s%s%s: perf script "
-		    "shows the functions inlined at each address, which "
-		    "stackcollapse-perf does not read yet; use --no-inline "
-		    "for the stacks of perf script --no-inline, or: perf "
-		    "script -i %s | stackcollapse-perf",
+	if (d->arch[0] != '\0' && strcmp(d->arch, "x86_64") != 0)
+		refuse(d, "recorded with --call-graph dwarf%s%s%s on %s: only "
+		    "x86_64 user stacks are unwound yet; use: perf script "
+		    "-i %s | stackcollapse-perf",
 		    d->cmdline != NULL ? " (" : "",
 		    d->cmdline != NULL ? d->cmdline : "",
-		    d->cmdline != NULL ? ")" : "", d->file);
-	else if (d->arch[0] != '\0' && strcmp(d->arch, "x86_64") != 0)
-		refuse(d, "recorded with --call-graph dwarf on %s: only "
-		    "x86_64 user stacks are unwound yet; use: perf script "
-		    "-i %s | stackcollapse-perf", d->arch, d->file);
+		    d->cmdline != NULL ? ")" : "", d->arch, d->file);
 	else
 		d->unwind = 1;
 	return d->refused;
@@ -1464,6 +1457,13 @@ frame_new(struct fold_perfdata *d, int mode, uint64_t ip, struct maps *m,
 			f.addr = ip - mp->start + mp->pgoff;
 		f.sym = fold_symsrc_user(d->ss, mp->dso, mp->start, mp->pgoff,
 		    ip, NULL);
+		/* inlined frames: perf script's for --call-graph dwarf
+		 * (without --no-inline), perf 7.0's for -g with --inline */
+		if (f.sym != NULL && !mp->ident &&
+		    ((d->o.flags & FOLD_PERFDATA_INLINE) || (d->unwind &&
+		    !(d->o.flags & FOLD_PERFDATA_NOINLINE))))
+			f.ninl = fold_symsrc_inlines(d->ss, mp->dso, f.addr,
+			    &f.inl);
 		nm = fold_intern_str(&d->names, mp->name);
 		f.dso = nm.s;
 		f.dsolen = nm.len;

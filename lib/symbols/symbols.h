@@ -287,6 +287,16 @@ struct fold_cfi *fold_symsrc_cfi(struct fold_symsrc *s, struct fold_dso *dso,
     uint64_t off, uint64_t *vaddr);
 int fold_symsrc_read(struct fold_symsrc *s, struct fold_dso *dso,
     uint64_t off, void *buf, size_t n);
+/*
+ * The functions inlined at file offset off of dso, as perf script shows
+ * them: fold_dwarf_inlines() of the DWARF of the file dso's symbols come
+ * from (made once, when first asked; a section that cannot be read is
+ * reported once), at the address perf passes to addr2line (off plus
+ * .text's address less its file offset in the file that was mapped).
+ * 0 for objects without debug information, perf maps and pseudo objects.
+ */
+size_t fold_symsrc_inlines(struct fold_symsrc *s, struct fold_dso *dso,
+    uint64_t off, const char *const **names);
 void fold_symsrc_free(struct fold_symsrc *s);
 
 /* ---- cfi.c: call frame information ------------------------------------ */

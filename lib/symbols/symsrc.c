@@ -58,6 +58,9 @@ struct fold_dso {
 	struct fold_elf *cfielf;	/* the file whose addresses it uses */
 	unsigned char *cfibuf;	/* a compressed .debug_frame, inflated */
 	int cfidone;
+	struct fold_dwarf *dwarf;	/* its DWARF, once asked for */
+	int dwarfdone;
+	uint64_t textoff;	/* perf's text_offset */
 	/* why no file could be used: reported by the caller's thread */
 	const char *why;
 	int why_errno;
@@ -833,6 +836,48 @@ fold_symsrc_cfi(struct fold_symsrc *s, struct fold_dso *d, uint64_t off,
 	return d->cfi;
 }
 
+/*
+ * The DWARF of d's symbol file, made once (perf runs addr2line on the
+ * file it read the symbols from); and perf's text_offset: .text's
+ * address less its file offset, in the file that was mapped.
+ */
+static void
+make_dwarf(struct fold_symsrc *s, struct fold_dso *d)
+{
+	struct fold_elf *rt = d->rt != NULL ? d->rt : d->syms;
+	struct fold_elf_sec text;
+	const unsigned char *q;
+	const char *why;
+
+	d->dwarfdone = 1;
+	if (d->syms == NULL || d->path[0] == '[' ||
+	    strncmp(d->path, "/tmp/perf-", 10) == 0)
+		return;
+	d->dwarf = fold_dwarf_new(d->syms, &why);
+	if (why != NULL && !(s->flags & FOLD_SYMSRC_QUIET))
+		fold_warn("%s: debug information: %s", d->path, why);
+	if (d->dwarf == NULL)
+		return;
+	/* sh_offset: where .text's bytes are in the file */
+	if (fold_elf_section(rt, ".text", &text) != NULL &&
+	    (q = fold_elf_bytes(rt, 0, 1)) != NULL)
+		d->textoff = text.addr - (uint64_t)(text.p - q);
+}
+
+size_t
+fold_symsrc_inlines(struct fold_symsrc *s, struct fold_dso *d, uint64_t off,
+    const char *const **names)
+{
+	ensure(s, d);
+	if (d->kind != D_ELF)
+		return 0;
+	if (!d->dwarfdone)
+		make_dwarf(s, d);
+	if (d->dwarf == NULL)
+		return 0;
+	return fold_dwarf_inlines(d->dwarf, off + d->textoff, names);
+}
+
 int
 fold_symsrc_read(struct fold_symsrc *s, struct fold_dso *d, uint64_t off,
     void *buf, size_t n)
@@ -1270,6 +1315,7 @@ fold_symsrc_free(struct fold_symsrc *s)
 			s->tab[i] = d->next;
 			fold_cfi_free(d->cfi);
 			free(d->cfibuf);
+			fold_dwarf_free(d->dwarf);
 			fold_elf_free(d->syms);
 			fold_elf_free(d->rt);
 			fold_syms_free(d->map);

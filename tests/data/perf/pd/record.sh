@@ -164,6 +164,23 @@ for f in "$here"/*.data; do
 		perf --buildid-dir "$cache" script $ni --no-demangle --kallsyms "$ks" -i "$f" > "$n.txt" 2> /dev/null
 	fi
 done
+# dwarf captures: perf script with its inlined frames (the default), kept
+# gzipped, and the stacks of the same demangled.
+for f in "$here"/dw*.data; do
+	n=${f%.data}
+	if [ "$n" = "$here/dwpipe" ]; then
+		perf script --no-demangle --symfs "$here/symfs" -i - < "$f" 2> /dev/null |
+			gzip -9n > "$n.inl.txt.gz"
+		perf script --symfs "$here/symfs" -i - < "$f" > "$n.dm.txt" 2> /dev/null
+	else
+		perf --buildid-dir "$cache" script --no-demangle --kallsyms "$ks" -i "$f" 2> /dev/null |
+			gzip -9n > "$n.inl.txt.gz"
+		perf --buildid-dir "$cache" script --kallsyms "$ks" -i "$f" > "$n.dm.txt" 2> /dev/null
+	fi
+	"$top/build/bin/stackcollapse-perf" -q "$n.dm.txt" > "$n.inl.dm.folded"
+	"$top/build/bin/stackcollapse-perf" -q --tid --all --addrs "$n.dm.txt" > "$n.inl.dm-all.folded"
+	rm -f "$n.dm.txt"
+done
 # The stacks of perf script's demangled text, for the default of
 # stackcollapse-perf on perf.data (the text itself is not kept).
 for f in "$here"/*.data; do
