@@ -28,7 +28,13 @@
  *    subroutine (an inlined subroutine's caller is the nearest function
  *    DIE above it).  A name missing is "??".
  *  - units are tried in their order; the first with a function at the
- *    address answers.
+ *    address answers.  Where none has, the name is that of the ELF symbol
+ *    (.symtab) binutils' _bfd_elf_find_function() gives: of the
+ *    function-like symbols of the first allocated section holding the
+ *    address, the nearest at or before it, of several there the one
+ *    bfd's better_fit() prefers (from .dynsym, without versions, where
+ *    there is no .symtab); a file without DWARF is answered so
+ *    throughout.
  *  - a function named by DW_AT_name alone, in a unit of a language that
  *    mangles names (not C, assembler, ...): the first time it is the
  *    innermost, the name given is that of the ELF symbol (.symtab)
@@ -126,6 +132,7 @@ struct fold_dwarf {
 	const unsigned char *s[NSEC];
 	uint64_t n[NSEC];
 	unsigned char *own[NSEC];	/* inflated sections */
+	uint64_t strend[NSEC];	/* string sections: just past the last NUL */
 	int be;
 	const char *problem;
 	struct abtab *tab;
@@ -219,15 +226,13 @@ skip(struct cur *c, uint64_t n)
 		c->p += n;
 }
 
+/* A string of a string section: its last NUL (d->strend) ends them all. */
 static const char *
 str_at(const struct fold_dwarf *d, int sec, uint64_t off)
 {
-	const unsigned char *p = d->s[sec];
-
-	if (p == NULL || off >= d->n[sec] ||
-	    memchr(p + off, 0, (size_t)(d->n[sec] - off)) == NULL)
+	if (d->s[sec] == NULL || off >= d->strend[sec])
 		return NULL;
-	return (const char *)p + off;
+	return (const char *)d->s[sec] + off;
 }
 
 /* The n-byte entry i of a table at base in section sec, or 0 (*ok 0). */
@@ -848,7 +853,11 @@ parse(struct fold_dwarf *d, struct unit *u)
 	if (c.bad && ok)
 		problem(d, "a unit cut short");
 	u->r1 = d->nfr;
-	qsort(d->fr + u->r0, u->r1 - u->r0, sizeof(*d->fr), frcmp);
+	for (i = u->r0 + 1; i < u->r1; i++)	/* often in order already */
+		if (frcmp(&d->fr[i - 1], &d->fr[i]) > 0)
+			break;
+	if (i < u->r1)
+		qsort(d->fr + u->r0, u->r1 - u->r0, sizeof(*d->fr), frcmp);
 	fold_grow(&d->frmax, &d->frmaxcap, d->nfr, sizeof(*d->frmax));
 	for (i = u->r0; i < u->r1; i++)
 		d->frmax[i] = i > u->r0 && d->frmax[i - 1] > d->fr[i].hi ?
@@ -1009,13 +1018,21 @@ fold_dwarf_new(const struct fold_elf *e, const char **why)
 		} else if (w != NULL && *why == NULL)
 			*why = w;
 	}
+	for (i = S_STR; i <= S_LINESTR; i++)
+		for (d->strend[i] = d->n[i]; d->strend[i] > 0 &&
+		    d->s[i][d->strend[i] - 1] != 0; d->strend[i]--)
+			;
 	if (d->s[S_INFO] == NULL || d->s[S_ABBREV] == NULL) {
 		if (*why == NULL && d->s[S_INFO] != NULL)
 			*why = "no .debug_abbrev";
-		fold_dwarf_free(d);
-		return NULL;
-	}
-	units(d);
+		d->s[S_INFO] = NULL;	/* the symbols alone, if any */
+		if (fold_elf_section(e, ".symtab", &sec) == NULL &&
+		    fold_elf_section(e, ".dynsym", &sec) == NULL) {
+			fold_dwarf_free(d);
+			return NULL;
+		}
+	} else
+		units(d);
 	if (d->nur > 0) {
 		qsort(d->ur, d->nur, sizeof(*d->ur), urcmp);
 		d->urmax = xmalloc(d->nur * sizeof(*d->urmax));
@@ -1120,7 +1137,8 @@ escmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* The function-like symbols of .symtab, as bfd's maybe_function_sym()
+/* The function-like symbols of .symtab (else .dynsym), as bfd's
+ * maybe_function_sym()
  * takes them: not sections, files, objects, TLS or common symbols, not
  * in no section, not local hidden untyped symbols of size 0. */
 static void
@@ -1132,10 +1150,15 @@ symread(struct fold_dwarf *d)
 
 	d->symread = 1;
 	(void)fold_elf_kind(d->elf, &is64, &be);
-	if (fold_elf_section(d->elf, ".symtab", &st) == NULL ||
-	    fold_elf_section(d->elf, ".strtab", &ss) == NULL)
-		return;
 	es = is64 ? 24 : 16;
+	/* addr2line reads .dynsym where there is no .symtab (names without
+	 * versions) */
+	if ((fold_elf_section(d->elf, ".symtab", &st) == NULL ||
+	    st.size < 2 * es ||
+	    fold_elf_section(d->elf, ".strtab", &ss) == NULL) &&
+	    (fold_elf_section(d->elf, ".dynsym", &st) == NULL ||
+	    fold_elf_section(d->elf, ".dynstr", &ss) == NULL))
+		return;
 	n = (size_t)(st.size / es);
 	for (i = 1; i < n; i++) {
 		const unsigned char *q = st.p + i * es;
@@ -1282,9 +1305,15 @@ fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
 			*names = d->pool + d->h[k].at;
 			return d->h[k].n - 1;
 		}
-	nc = candidates(d, addr);
+	nc = d->s[S_INFO] != NULL ? candidates(d, addr) : 0;
 	for (i = 0; i < nc && fn == NONE; i++)
 		fn = innermost(d, &d->u[d->cand[i]], addr);
+	if (fn == NONE) {	/* binutils falls back on the ELF symbols */
+		const struct esym *e = elf_function(d, addr);
+
+		if (e != NULL)
+			first = e->name;
+	}
 	if (fn != NONE && !d->fn[fn].linkage) {
 		const struct esym *e = elf_function(d, addr);
 
@@ -1296,6 +1325,12 @@ fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
 		d->fn[fn].linkage = 1;
 	}
 	at = (uint32_t)d->npool;
+	if (fn == NONE && first != NULL) {
+		fold_grow(&d->pool, &d->poolcap, d->npool + 1,
+		    sizeof(*d->pool));
+		d->pool[d->npool++] = first[0] != '\0' ? first : "??";
+		n = 1;
+	}
 	while (fn != NONE && n < MAXCHAIN) {
 		const char *nm = n == 0 && first != NULL ? first :
 		    d->fn[fn].name;

@@ -410,13 +410,15 @@ void fold_cfi_free(struct fold_cfi *c);
  * function they are inlined into.  See dwarf.c for the rules.
  *
  * fold_dwarf_new(): the reader of e's sections (e must outlive it); NULL
- * when e has no .debug_info, or it cannot be read (*why then says why: a
- * static message; NULL when there is simply none).  Unit headers are read
- * at once, a unit's functions only when an address falls in it.
+ * when e has no .debug_info and no symbols (*why says what could not be
+ * read, a static message, or is NULL).  Unit headers are read at once, a
+ * unit's functions only when an address falls in it.
  * fold_dwarf_inlines(): the names at addr (a virtual address of e, as
- * addr2line takes it): how many, 0 when no function holds addr; *names
- * points to them, valid until the reader is freed (no name is "??").  An
- * address is looked up once: later calls answer from a table.
+ * addr2line takes it): how many, 0 when addr2line has no answer (no
+ * function, no symbol); *names points to them, valid until the reader is
+ * freed (a name missing is "??").  Where no DWARF function holds addr
+ * the answer is the ELF symbol addr2line names (one name).  An address
+ * is looked up once: later calls answer from a table.
  * fold_dwarf_problem(): what was found wrong so far (a static message),
  * or NULL; the rest is still read.  One reader must not be used by two
  * threads at once.
