@@ -564,6 +564,19 @@ same_inline() {
 	diff -u "$t/live.dm" <(sc -q --tid "$t/live.data")
 }
 
+@test "-g captures: --inline adds perf's inlined frames (perf 7.0), the same samples" {
+	run sc -q --inline --buildid-dir "$B" "$D/cpp.data"
+	[ "$status" -eq 0 ]
+	# apply<>'s DWARF name is not perf's demangled symbol: an inlined frame
+	[[ "$output" == *"cpp;__libc_start_call_main;main;apply<main(int, char**)::<lambda(int)> >;apply<main::{lambda(int)#2}>;__memcmp_evex_movbe 6012024"* ]]
+	[ "$(printf '%s\n' "$output" | awk '{ s += $NF } END { print s }')" = \
+	  "$(sc -q --buildid-dir "$B" "$D/cpp.data" | awk '{ s += $NF } END { print s }')" ]
+	run sc -q --buildid-dir "$B" "$D/cpp.data"
+	[[ "$output" != *"(int, char**)"* ]]
+	# without debug information nothing changes
+	diff -u <(sc -q --buildid-dir "$B" "$D/rust.data") <(sc -q --inline --buildid-dir "$B" "$D/rust.data")
+}
+
 # ---- what is refused ---------------------------------------------------------
 
 @test "--call-graph dwarf captures are read with inlined frames by default, without with --no-inline" {

@@ -1113,8 +1113,11 @@ candidates(struct fold_dwarf *d, uint64_t addr)
 			    sizeof(*d->cand));
 			d->cand[n++] = d->ur[i].unit;
 		}
+	if (n + d->nnr == 0)
+		return 0;
 	fold_grow(&d->cand, &d->candcap, n + d->nnr, sizeof(*d->cand));
-	memcpy(d->cand + n, d->norange, d->nnr * sizeof(*d->norange));
+	if (d->nnr > 0)
+		memcpy(d->cand + n, d->norange, d->nnr * sizeof(*d->norange));
 	n += d->nnr;
 	qsort(d->cand, n, sizeof(*d->cand), u32cmp);
 	for (a = b = 0; a < n; a++)	/* a unit may have several ranges */
@@ -1199,7 +1202,8 @@ symread(struct fold_dwarf *d)
 		fold_grow(&d->sym, &d->symcap, d->nsym + 1, sizeof(*d->sym));
 		d->sym[d->nsym++] = e;
 	}
-	qsort(d->sym, d->nsym, sizeof(*d->sym), escmp);
+	if (d->nsym > 1)
+		qsort(d->sym, d->nsym, sizeof(*d->sym), escmp);
 }
 
 /* bfd's better_fit(): symbol y in place of x (both start at the same
@@ -1291,6 +1295,8 @@ hgrow(struct fold_dwarf *d)
 	d->hmask = cap - 1;
 }
 
+static const char *const nonames[1] = { "??" };
+
 size_t
 fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
     const char *const **names)
@@ -1302,7 +1308,7 @@ fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
 	for (k = hmix(addr) & d->hmask; d->h[k].n != 0;
 	    k = (k + 1) & d->hmask)
 		if (d->h[k].addr == addr) {
-			*names = d->pool + d->h[k].at;
+			*names = d->h[k].n > 1 ? d->pool + d->h[k].at : nonames;
 			return d->h[k].n - 1;
 		}
 	nc = d->s[S_INFO] != NULL ? candidates(d, addr) : 0;
@@ -1350,7 +1356,7 @@ fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
 	d->h[k].addr = addr;
 	d->h[k].at = at;
 	d->h[k].n = n + 1;
-	*names = d->pool + at;
+	*names = n > 0 ? d->pool + at : nonames;
 	return n;
 }
 

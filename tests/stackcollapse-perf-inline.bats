@@ -1,0 +1,158 @@
+#!/usr/bin/env bats
+# The DWARF reader behind stackcollapse-perf's inlined frames (libfold's
+# dwarf.c), through the dwarfinl test tool: at addresses across .text, the
+# functions it names must be those `addr2line -i -f` prints (GNU binutils,
+# what perf 6.1 runs), for the objects of our captures, libc's debug file
+# and programs compiled here by each compiler (DWARF 4 and 5, compressed
+# sections, clang's indexed forms, Rust); then damaged files.
+
+load helper
+
+if [ -n "${FOLDKIT_SAN:-}" ] && [ -x "$BIN/../test/dwarfinl" ]; then
+	DWARFINL=$BIN/../test/dwarfinl
+else
+	DWARFINL=$TESTBIN/dwarfinl
+fi
+D=$BATS_TEST_DIRNAME/data/perf/pd
+
+setup() {
+	command -v readelf > /dev/null || skip "readelf is not installed"
+	command -v addr2line > /dev/null || skip "addr2line is not installed"
+	addr2line --version | grep -q 'GNU addr2line' || skip "not GNU addr2line"
+	T=$BATS_TEST_TMPDIR
+}
+
+# secinfo FILE NAME: "ADDRESS OFFSET SIZE" of section NAME, in decimal
+secinfo() {
+	local a o z
+	read -r a o z < <(readelf -SW "$1" | sed -n 's/^ *\[ *[0-9]*\] *//p' |
+		awk -v n="$2" '$1 == n { print $3, $4, $5 }')
+	[ -n "$z" ] && echo $((16#$a)) $((16#$o)) $((16#$z))
+}
+
+# addrs FILE [N]: about N (2000) addresses spread over .text, in order
+addrs() {
+	local a o z
+	read -r a o z < <(secinfo "$1" .text)
+	awk -v s="$a" -v z="$z" -v n="${2:-2000}" 'BEGIN {
+		st = int(z / n); if (st < 1) st = 1
+		for (a = s; a < s + z; a += st) printf "%x\n", a }'
+}
+
+# a2l FILE < ADDRS: addr2line's function lines, each address's ended by "--"
+a2l() {
+	addr2line -a -i -f -e "$1" | awk '
+		/^0x[0-9a-f]+$/ { if (seen) print "--"; seen = 1; k = 0; next }
+		{ if (k++ % 2 == 0) print }
+		END { if (seen) print "--" }'
+}
+
+# same FILE [N]: dwarfinl and addr2line name the same functions at the
+# addresses of addrs(); the count of addresses with inlined frames is
+# printed (to check the file had some where expected).
+same() {
+	local f=$1
+	addrs "$f" "${2:-2000}" > "$T/addrs"
+	[ -s "$T/addrs" ]
+	a2l "$f" < "$T/addrs" > "$T/a2l"
+	"$DWARFINL" "$f" < "$T/addrs" > "$T/ours" 2> "$T/err"
+	diff -u "$T/a2l" "$T/ours" || { echo "differs on $f"; return 1; }
+	# inlined: addresses with more than one name
+	awk '$0 == "--" { if (n > 1) c++; n = 0; next } { n++ } END { print c + 0 }' "$T/ours" > "$T/ninl"
+}
+
+@test "the objects of our captures: C, C++ (g++, clang++ DWARF 5), Rust, stripped, symbols only" {
+	local f n=0
+	for f in "$D"/buildid/tmp/foldkit-pd/*/*/elf; do
+		same "$f" 1500
+		n=$((n + 1))
+	done
+	[ "$n" -ge 15 ]
+}
+
+@test "libc's debug file (libc6-dbg): DWARF 5, zlib-compressed sections" {
+	local bid f
+	bid=$(readelf -n /usr/lib/x86_64-linux-gnu/libc.so.6 2> /dev/null | awk '/Build ID/ { print $3 }')
+	f=/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug
+	[ -f "$f" ] || skip "libc6-dbg is not installed"
+	readelf -SW "$f" | grep -q 'debug_info.* C ' || readelf -SW "$f" | grep -q 'debug_info.*C'
+	same "$f" 3000
+	[ "$(cat "$T/ninl")" -gt 100 ]
+}
+
+@test "gcc -O2: DWARF 5, DWARF 4, DWARF 2, compressed with zlib; inlined static functions and clones" {
+	command -v gcc > /dev/null || skip "no gcc"
+	local v
+	for v in "-gdwarf-5" "-gdwarf-4" "-gdwarf-2" "-gdwarf-5 -gz=zlib"; do
+		# shellcheck disable=SC2086
+		gcc -O2 $v -o "$T/prog" "$BATS_TEST_DIRNAME/../examples/workload/minidb.c" -pthread
+		same "$T/prog"
+		[ "$(cat "$T/ninl")" -gt 20 ] || { echo "few inlined frames with $v"; return 1; }
+	done
+	gcc -O2 -gdwarf-5 -gz=zlib -o "$T/prog" "$BATS_TEST_DIRNAME/../examples/workload/minidb.c" -pthread
+	readelf -SW "$T/prog" | grep -q 'debug_info.*C'
+}
+
+@test "g++ -O2: templates, lambdas, the renaming of functions named by DW_AT_name alone" {
+	command -v g++ > /dev/null || skip "no g++"
+	g++ -O2 -g -o "$T/cpp" "$D/src/cpp.cc"
+	same "$T/cpp" 4000
+	[ "$(cat "$T/ninl")" -gt 100 ]
+	# a lambda's clone, renamed after its ELF symbol (binutils does that
+	# for C++ names without a linkage name)
+	grep -q '^_Z5applyIZ4mainEUliE0_EmT_i' "$T/ours"
+}
+
+@test "clang++ -O2: DWARF 5 with indexed strings, addresses and range lists" {
+	command -v clang++ > /dev/null || skip "no clang++"
+	clang++ -O2 -g -o "$T/clang" "$D/src/cpp.cc"
+	readelf --debug-dump=info "$T/clang" 2> /dev/null | grep -q 'DW_FORM_strx\|DW_AT_str_offsets_base\|(indexed' ||
+		readelf -SW "$T/clang" | grep -q debug_str_offsets
+	same "$T/clang" 4000
+	clang -O2 -gdwarf-4 -o "$T/clang4" "$BATS_TEST_DIRNAME/../examples/workload/minidb.c" -pthread
+	same "$T/clang4"
+}
+
+@test "rustc -O with debug info: Rust's inlined generics" {
+	command -v rustc > /dev/null || skip "no rustc"
+	rustc -C opt-level=3 -C debuginfo=2 -o "$T/rust" "$D/src/main.rs" 2> /dev/null
+	same "$T/rust" 3000
+	[ "$(cat "$T/ninl")" -gt 50 ]
+}
+
+@test "an address asked twice gets the same answer (perf asks each once)" {
+	local f
+	f=$(ls "$D"/buildid/tmp/foldkit-pd/dwcxx/*/elf)
+	addrs "$f" 500 > "$T/addrs"
+	cat "$T/addrs" "$T/addrs" | "$DWARFINL" "$f" > "$T/twice"
+	"$DWARFINL" "$f" < "$T/addrs" > "$T/once"
+	diff -u <(cat "$T/once" "$T/once") "$T/twice"
+}
+
+@test "the comparison fails on a wrong name" {
+	local f
+	f=$(ls "$D"/buildid/tmp/foldkit-pd/dwcxx/*/elf)
+	addrs "$f" 500 > "$T/addrs"
+	a2l "$f" < "$T/addrs" | sed '40s/.*/wrong/' > "$T/a2l"
+	! diff -q "$T/a2l" <("$DWARFINL" "$f" < "$T/addrs")
+}
+
+@test "damaged debug information: a message or fewer names, never a crash or a hang" {
+	local f i off size
+	f=$(ls "$D"/buildid/tmp/foldkit-pd/dwcxx/*/elf)
+	addrs "$f" 300 > "$T/addrs"
+	read -r _ off size < <(secinfo "$f" .debug_info)
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		cp "$f" "$T/bad"
+		"$TESTBIN/randbytes" $((i * 16)) "$i" |
+			dd of="$T/bad" bs=1 seek=$((off + (i * 7919) % size)) conv=notrunc status=none
+		run timeout 20 "$DWARFINL" "$T/bad" < "$T/addrs"
+		[ "$status" -eq 0 ]
+	done
+	# the abbreviations, the string offsets and the file cut short
+	for i in 1 2 3; do
+		head -c $(( $(wc -c < "$f") * i / 4 )) "$f" > "$T/cut"
+		run timeout 20 "$DWARFINL" "$T/cut" < "$T/addrs"
+		[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+	done
+}
