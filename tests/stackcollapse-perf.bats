@@ -406,19 +406,64 @@ build_inline() {
 	[ "$output" = "prog;k;[unknown];outer 1" ]
 }
 
-@test "--inline: a module addr2line cannot read keeps its symbols, with a warning" {
-	command -v addr2line >/dev/null || skip "addr2line not installed"
+@test "--inline: a module that cannot be read keeps its symbols, with a warning" {
 	run --separate-stderr sc --inline < <(sample 'p 1 1.0: 1 cpu-clock:' '1a f+0x3 (/nonexistent/lib.so)')
 	[ "$status" -eq 0 ]
+	[ "$output" = "p;f 1" ]
+	[[ "$stderr" == "stackcollapse-perf: --inline: cannot read '/nonexistent/lib.so': "*"; its symbols are used as they are" ]]
+	command -v addr2line >/dev/null || return 0
+	run --separate-stderr sc --inline --context < <(sample 'p 1 1.0: 1 cpu-clock:' '1a f+0x3 (/nonexistent/lib.so)')
 	[ "$output" = "p;f 1" ]
 	[ "$stderr" = "stackcollapse-perf: --inline: addr2line failed on '/nonexistent/lib.so'; its symbols are used as they are" ]
 }
 
-@test "--inline without addr2line is a clear error" {
-	run --separate-stderr env PATH=/nonexistent "$BIN/stackcollapse-perf" --inline "$P/callchain-fp.txt"
+@test "--inline needs no addr2line; --inline --context without it is a clear error" {
+	build_inline
+	in=$(sample 'prog 1 1.0: 1 cpu-clock:' "$ADDR outer+0x4 ($BINT)")
+	run --separate-stderr env PATH=/nonexistent "$BIN/stackcollapse-perf" --inline < <(printf '%s\n\n' "$in")
+	[ "$status" -eq 0 ]
+	[ "$output" = "prog;outer;inner 1" ]
+	run --separate-stderr env PATH=/nonexistent "$BIN/stackcollapse-perf" --inline --context "$P/callchain-fp.txt"
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "stackcollapse-perf: --inline needs addr2line: not found in PATH" ]
+	[ "$stderr" = "stackcollapse-perf: --inline --context needs addr2line: not found in PATH" ]
 	[ -z "$output" ]
+}
+
+# inline_same BIN [N]: frames at about N addresses across BIN's .text: the
+# names of --inline (our DWARF reader) are those of --inline --context
+# (addr2line -C) without their :FILE:LINE
+inline_same() {
+	local f=$1 a o z t=$BATS_TEST_TMPDIR
+	read -r a o z < <(readelf -SW "$f" | sed -n 's/^ *\[ *[0-9]*\] *//p' |
+		awk '$1 == ".text" { print $3, $4, $5 }')
+	awk -v s=$((16#$a)) -v z=$((16#$z)) -v n="${2:-1500}" -v f="$f" 'BEGIN {
+		st = int(z / n); if (st < 1) st = 1
+		for (a = s; a < s + z; a += st)
+			printf "p %d 1.0: 1 cpu-clock:\n\t%x x (%s)\n\n", a, a, f }' > "$t/in.txt"
+	sc --inline --pid "$t/in.txt" > "$t/ours"
+	sc --inline --context --pid "$t/in.txt" |
+		sed -E 's/:[^:;]*:[0-9?]+(;| )/\1/g' |
+		awk '{ c = $NF; $NF = ""; s[$0] += c } END { for (k in s) print k s[k] }' |
+		LC_ALL=C sort > "$t/a2l"
+	diff -u "$t/a2l" <(LC_ALL=C sort "$t/ours")
+	[ "$(grep -c ';.*;' "$t/ours")" -gt 10 ]	# with inlined frames
+}
+
+@test "--inline names what addr2line -C names, without running it (C++ by g++ and clang++, libc)" {
+	command -v addr2line >/dev/null || skip "addr2line not installed"
+	command -v g++ >/dev/null || skip "no g++"
+	g++ -O2 -g -no-pie -o "$BATS_TEST_TMPDIR/cpp" "$BATS_TEST_DIRNAME/data/perf/pd/src/cpp.cc"
+	inline_same "$BATS_TEST_TMPDIR/cpp" 3000
+	if command -v clang++ > /dev/null; then
+		clang++ -O2 -g -no-pie -o "$BATS_TEST_TMPDIR/clang" "$BATS_TEST_DIRNAME/data/perf/pd/src/cpp.cc"
+		inline_same "$BATS_TEST_TMPDIR/clang" 3000
+	fi
+	# libc: its debug file found by build id, as addr2line finds it
+	local bid
+	bid=$(readelf -n /usr/lib/x86_64-linux-gnu/libc.so.6 2> /dev/null | awk '/Build ID/ { print $3 }')
+	if [ -f "/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug" ]; then
+		inline_same /usr/lib/x86_64-linux-gnu/libc.so.6 2000
+	fi
 }
 
 # ---- the six deliberate fixes (the Perl script fails each) -----------------

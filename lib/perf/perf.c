@@ -59,6 +59,8 @@ struct a2l {			/* one addr2line process per module */
 	int wfd;
 	FILE *rf;
 	int dead;
+	struct fold_dwarf *dw;	/* or its DWARF, read here (no --context) */
+	int dwtried;
 };
 
 struct fold_perf_st {
@@ -351,8 +353,10 @@ a2l_chain(struct fold_perf *p, const char *mod, size_t mlen,
 	m = fold_intern(&st->mods, mod, mlen, &isnew);
 	fold_grow(&st->a2l, &st->a2lcap, (size_t)m + 1, sizeof(*st->a2l));
 	a = &st->a2l[m];
-	if (isnew)
+	if (isnew) {
+		memset(a, 0, sizeof(*a));
 		a2l_start(a, fold_intern_str(&st->mods, m).s);
+	}
 	if (a->dead)
 		return 0;
 	len = (size_t)snprintf(q, sizeof(q), "0x%.*s\n" SENTINEL "\n",
@@ -424,6 +428,96 @@ out:
 	free(fn);
 	/* addr2line gives innermost first: reverse to root first */
 	for (i = 0; i < n / 2; i++) {
+		m = st->ids[i];
+		st->ids[i] = st->ids[n - 1 - i];
+		st->ids[n - 1 - i] = m;
+	}
+	return n;
+}
+
+/*
+ * The same without addr2line (no --context: names only): the names our
+ * DWARF reader gives for addr in mod (the file, or the debug file bfd
+ * finds for it), demangled as addr2line -C demangles (with parameters; a
+ * "@..." suffix kept), "??" left out; root first into st->ids.
+ */
+static size_t
+dw_chain(struct fold_perf *p, const char *mod, size_t mlen,
+    const char *addr, size_t alen)
+{
+	struct fold_perf_st *st = p->st;
+	const char *const *nm;
+	const char *why;
+	uint64_t a = 0;
+	size_t n = 0, i, j, k, c, len, at;
+	uint32_t m;
+	struct a2l *x;
+	int isnew;
+
+	m = fold_intern(&st->mods, mod, mlen, &isnew);
+	fold_grow(&st->a2l, &st->a2lcap, (size_t)m + 1, sizeof(*st->a2l));
+	x = &st->a2l[m];
+	if (isnew)
+		memset(x, 0, sizeof(*x));
+	if (!x->dwtried) {
+		x->dwtried = 1;
+		x->dw = fold_dwarf_open(fold_intern_str(&st->mods, m).s, &why);
+		if (x->dw == NULL && !(st->flags & FOLD_PERF_QUIET))
+			fold_warn("--inline: cannot read '%.*s'%s%s; its symbols "
+			    "are used as they are", (int)mlen, mod,
+			    why != NULL ? ": " : "", why != NULL ? why : "");
+	}
+	if (x->dw == NULL)
+		return 0;
+	/* addr2line reads the address as hex up to the first other byte */
+	for (i = 0; i < alen && i < 16; i++) {
+		c = (unsigned char)addr[i];
+		if (c >= '0' && c <= '9')
+			a = a << 4 | (c - '0');
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			a = a << 4 | ((c | 0x20) - 'a' + 10);
+		else
+			break;
+	}
+	k = fold_dwarf_inlines(x->dw, a, &nm);
+	fold_grow(&st->tmp2, &st->tmp2cap, FOLD_DM_MAXOUT + 1, 1);
+	for (i = 0; i < k; i++) {
+		const char *f = nm[i];
+		size_t at2 = 0, d;
+
+		if (strcmp(f, "??") == 0)
+			continue;
+		len = strlen(f);
+		at = len;
+		for (j = 0; j < len; j++)	/* bfd_demangle(): "@..." kept */
+			if (f[j] == '@') {
+				at = j;
+				break;
+			}
+		d = at > 2 && f[0] == '_' ? fold_demangle(f, at, st->tmp2,
+		    FOLD_DM_MAXOUT, FOLD_DM_PARAMS) : 0;
+		/* tidied like a symbol: ';' to ':', quotes dropped */
+		at2 = 0;
+		if (d > 0) {
+			for (j = 0; j < d; j++)
+				if (st->tmp2[j] != '"' && st->tmp2[j] != '\'') {
+					char ch = st->tmp2[j] == ';' ? ':' :
+					    st->tmp2[j];
+					tput(st, &at2, &ch, 1);
+				}
+			f += at;
+			len -= at;
+		}
+		for (j = 0; j < len; j++)
+			if (f[j] != '"' && f[j] != '\'') {
+				char ch = f[j] == ';' ? ':' : f[j] == '\n' ?
+				    ' ' : f[j];
+				tput(st, &at2, &ch, 1);
+			}
+		fold_grow(&st->ids, &st->idcap, n + 1, sizeof(*st->ids));
+		st->ids[n++] = name_id(st, st->tmp, at2);
+	}
+	for (i = 0; i < n / 2; i++) {	/* innermost first: root first */
 		m = st->ids[i];
 		st->ids[i] = st->ids[n - 1 - i];
 		st->ids[n - 1 - i] = m;
@@ -586,7 +680,9 @@ frame_names(struct fold_perf *p, const struct frame *f, int java, int *unknown)
 	if ((st->flags & FOLD_PERF_INLINE) && (!f->nooff ||
 	    (st->flags & FOLD_PERF_CONTEXT)) && f->hasmod &&
 	    filemod(mod, mlen)) {
-		n = a2l_chain(p, mod, mlen, f->addr, f->alen);
+		n = (st->flags & FOLD_PERF_CONTEXT) ?
+		    a2l_chain(p, mod, mlen, f->addr, f->alen) :
+		    dw_chain(p, mod, mlen, f->addr, f->alen);
 		if (n > 0)
 			return n;
 	}
@@ -1892,8 +1988,10 @@ fold_perf_new(const struct fold_perf_opts *o)
 	fold_intern_init(&st->stacks);
 	fold_intern_init(&st->mods);
 	fold_intern_init(&st->fkeys);
-	if ((st->flags & FOLD_PERF_INLINE) && !path_has("addr2line"))
-		fold_die(1, "--inline needs addr2line: not found in PATH");
+	if ((st->flags & FOLD_PERF_INLINE) && (st->flags & FOLD_PERF_CONTEXT) &&
+	    !path_has("addr2line"))
+		fold_die(1, "--inline --context needs addr2line: not found in "
+		    "PATH");
 	return p;
 }
 
@@ -2059,7 +2157,10 @@ fold_perf_end(struct fold_perf *p)
 		fold_warn("%llu samples skipped: count too large",
 		    (unsigned long long)st->overflows);
 	for (i = 0; i < fold_intern_count(&st->mods); i++)
+{
 		a2l_stop(&st->a2l[i]);
+		fold_dwarf_free(st->a2l[i].dw);
+	}
 	free(st->a2l);
 	fold_intern_free(&st->mods);
 	fold_intern_free(&st->fkeys);

@@ -10,8 +10,8 @@
  *    read; status becomes 1.
  *  - Lifetimes: strings passed in are copied; ids stay valid until
  *    fold_perf_end().
- *  - Fatal: --strict's first unrecognized line, --inline without
- *    addr2line (exit 1).
+ *  - Fatal: --strict's first unrecognized line, --inline --context
+ *    without addr2line (exit 1).
  */
 #ifndef FOLD_PERF_H
 #define FOLD_PERF_H
@@ -39,8 +39,11 @@
  *    the first is fatal (exit 1).  FOLD_PERF_QUIET silences warnings, not
  *    errors.  A count sum past 2^64 - 1 is an error: the sample is dropped
  *    and status becomes 1.
- *  - FOLD_PERF_INLINE runs addr2line(1); if it cannot be found,
- *    fold_perf_new() exits 1 with "prog: --inline needs addr2line: ...".
+ *  - FOLD_PERF_INLINE reads the names addr2line -i -f -C would give with
+ *    libfold's DWARF reader (fold_dwarf_open()); with FOLD_PERF_CONTEXT
+ *    (file and line wanted) it runs addr2line(1) instead: if that cannot
+ *    be found, fold_perf_new() exits 1 with "prog: --inline --context
+ *    needs addr2line: ...".
  */
 enum {
 	FOLD_PERF_PID = 1 << 0,		/* root "comm-PID" */
@@ -48,7 +51,7 @@ enum {
 	FOLD_PERF_KERNEL = 1 << 2,	/* _[k] on kernel frames */
 	FOLD_PERF_JIT = 1 << 3,		/* _[j] on /tmp/perf-N.map frames */
 	FOLD_PERF_ADDRS = 1 << 4,	/* [module <addr>] for unknown symbols */
-	FOLD_PERF_INLINE = 1 << 5,	/* expand inlined frames with addr2line */
+	FOLD_PERF_INLINE = 1 << 5,	/* expand inlined frames (DWARF) */
 	FOLD_PERF_CONTEXT = 1 << 6,	/* with INLINE: name:file:line */
 	FOLD_PERF_SRCLINE = 1 << 7,	/* input has perf script -F+srcline lines */
 	FOLD_PERF_SAMPLES = 1 << 8,	/* count samples, not periods */

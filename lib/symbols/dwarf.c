@@ -52,6 +52,8 @@
  * unit that cannot be read is reported (fold_dwarf_problem()) and gives
  * no functions; nesting, chains and lists are bounded.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +165,7 @@ struct fold_dwarf {
 	uint32_t *cand;
 	size_t candcap;
 	const struct fold_elf *elf;
+	struct fold_elf *own_elf[2];	/* fold_dwarf_open()'s files */
 	struct esym *sym;	/* by section, value, order; read when first
 				   needed (symread) */
 	size_t nsym, symcap;
@@ -1045,6 +1048,84 @@ fold_dwarf_new(const struct fold_elf *e, const char **why)
 	return d;
 }
 
+/* The file at path if it opens as ELF with a .debug_info, else NULL. */
+static struct fold_elf *
+debug_file(const char *path)
+{
+	struct fold_elf *e;
+	struct fold_elf_sec sec;
+	const char *why;
+
+	if ((e = fold_elf_open(path, &why)) == NULL)
+		return NULL;
+	if (fold_elf_section(e, ".debug_info", &sec) != NULL)
+		return e;
+	fold_elf_free(e);
+	return NULL;
+}
+
+struct fold_dwarf *
+fold_dwarf_open(const char *path, const char **why)
+{
+	struct fold_elf *e, *dbg = NULL;
+	struct fold_elf_sec sec;
+	struct fold_dwarf *d;
+	const unsigned char *id;
+	const char *link, *slash;
+	size_t n, i, dl, bl;
+	char *buf;
+
+	if ((e = fold_elf_open(path, why)) == NULL) {
+		if (*why == NULL)
+			*why = strerror(errno);
+		return NULL;
+	}
+	if (fold_elf_section(e, ".debug_info", &sec) == NULL) {
+		/* bfd's places: by build id, then by .gnu_debuglink (its
+		 * CRC is not checked here) */
+		n = fold_elf_buildid(e, &id);
+		link = fold_elf_debuglink(e);
+		slash = strrchr(path, '/');
+		dl = slash != NULL ? (size_t)(slash - path) : 0;
+		bl = 64 + 2 * n + dl + (link != NULL ? strlen(link) : 0);
+		buf = xmalloc(bl);
+		if (n > 0 && n <= 64) {
+			size_t o = (size_t)snprintf(buf, bl,
+			    "/usr/lib/debug/.build-id/%02x/", id[0]);
+
+			for (i = 1; i < n; i++)
+				o += (size_t)snprintf(buf + o, bl - o, "%02x",
+				    id[i]);
+			snprintf(buf + o, bl - o, ".debug");
+			dbg = debug_file(buf);
+		}
+		if (dbg == NULL && link != NULL && link[0] != '\0') {
+			snprintf(buf, bl, "%.*s/%s", (int)dl, path, link);
+			if ((dbg = debug_file(buf)) == NULL) {
+				snprintf(buf, bl, "%.*s/.debug/%s", (int)dl,
+				    path, link);
+				dbg = debug_file(buf);
+			}
+			if (dbg == NULL) {
+				snprintf(buf, bl, "/usr/lib/debug%.*s/%s",
+				    (int)dl, path, link);
+				dbg = debug_file(buf);
+			}
+		}
+		free(buf);
+	}
+	if ((d = fold_dwarf_new(dbg != NULL ? dbg : e, why)) == NULL) {
+		if (*why == NULL)
+			*why = "no debug information and no symbols";
+		fold_elf_free(dbg);
+		fold_elf_free(e);
+		return NULL;
+	}
+	d->own_elf[0] = e;
+	d->own_elf[1] = dbg;
+	return d;
+}
+
 const char *
 fold_dwarf_problem(const struct fold_dwarf *d)
 {
@@ -1384,5 +1465,7 @@ fold_dwarf_free(struct fold_dwarf *d)
 	free(d->pool);
 	free(d->cand);
 	free(d->sym);
+	fold_elf_free(d->own_elf[1]);
+	fold_elf_free(d->own_elf[0]);
 	free(d);
 }

@@ -425,6 +425,13 @@ void fold_cfi_free(struct fold_cfi *c);
  */
 struct fold_dwarf;
 struct fold_dwarf *fold_dwarf_new(const struct fold_elf *e, const char **why);
+/* The same for the file at path, or the debug file addr2line would read
+ * for it when it has no .debug_info (/usr/lib/debug/.build-id/xx/rest.
+ * debug, then its .gnu_debuglink name in its directory, DIR/.debug,
+ * /usr/lib/debug/DIR); the reader owns the files.  NULL with *why set
+ * when the file cannot be read or has neither debug information nor
+ * symbols. */
+struct fold_dwarf *fold_dwarf_open(const char *path, const char **why);
 size_t fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
     const char *const **names);
 const char *fold_dwarf_problem(const struct fold_dwarf *d);
