@@ -731,6 +731,11 @@ same_inline() {
 	# a small file on a terminal: none
 	run script -qc "'$BIN/stackcollapse-perf' --buildid-dir '$B' '$D/cpp.data' > /dev/null" /dev/null
 	[ -z "$output" ]
+	# --call-graph dwarf: the samples unwound
+	"$MANGLE" pad 70 "$D/dwarf.data" "$BATS_TEST_TMPDIR/bigdw.data"
+	diff -u <(sc --buildid-dir "$B" "$D/dwarf.data") <(sc --buildid-dir "$B" "$BATS_TEST_TMPDIR/bigdw.data")
+	run script -qc "'$BIN/stackcollapse-perf' --buildid-dir '$B' '$BATS_TEST_TMPDIR/bigdw.data' > /dev/null" /dev/null
+	[[ "$output" == *"bigdw.data: "*" MB of "*" samples unwound"* ]]
 }
 
 @test "write errors: full disk is exit 1, a closed pipe ends quietly" {

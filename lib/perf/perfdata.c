@@ -511,10 +511,10 @@ progress(struct fold_perfdata *d, int end)
 		return;
 	d->last = now;
 	n = snprintf(line, sizeof(line), "\r%.60s: %llu MB of %llu (%d%%), "
-	    "%llu samples ", d->file, (unsigned long long)(d->done >> 20),
+	    "%llu samples%s ", d->file, (unsigned long long)(d->done >> 20),
 	    (unsigned long long)(d->total >> 20),
 	    (int)(d->total ? d->done * 100 / d->total : 0),
-	    (unsigned long long)d->samples);
+	    (unsigned long long)d->samples, d->unwind ? " unwound" : "");
 	if (n <= 0)
 		return;
 	if ((size_t)n >= sizeof(line))
