@@ -522,6 +522,13 @@ same_inline() {
 	[[ "$output" == *"_ZNSt3mapI"* ]]
 }
 
+@test "dwarf: a plugin loaded with dlopen(), its inlined functions" {
+	same_dwarf dwplugin --buildid-dir "$B"
+	same_inline dwplugin --buildid-dir "$B"
+	run sc -q --buildid-dir "$B" "$D/dwplugin.data"
+	[[ "$output" == *";main;drive;plugin_run;round_of;mix "* ]]
+}
+
 @test "dwarf inline: Rust release with debug info (cargo flamegraph's command)" {
 	same_inline dwrust --buildid-dir "$B"
 	run sc -q --buildid-dir "$B" "$D/dwrust.data"

@@ -46,6 +46,8 @@ cc -O2 -g -fno-asynchronous-unwind-tables -o $w/dwdf "$here/src/debugframe.c"
 cc -O2 -g -fno-asynchronous-unwind-tables -Wl,--compress-debug-sections=zlib \
 	-o $w/dwdfz "$here/src/debugframe.c"
 cc -O2 -g -pthread -DCHILD -o $w/dwfkchild "$here/src/forker.c"
+cc -O2 -g -fPIC -shared -DPLUGIN -o $w/libplugin.so "$here/src/plugin.c"
+cc -O2 -g -o $w/dwplug "$here/src/plugin.c" -ldl
 
 rec() {
 	name=$1
@@ -103,6 +105,9 @@ rec dwfork -F 999 --call-graph dwarf,4096 -- $w/dwfkparent $w/dwfkchild 8
 # zlib-compressed
 rec dwdf -F 499 --call-graph dwarf,4096 -- $w/dwdf 150
 rec dwdfz -F 499 --call-graph dwarf,4096 -- $w/dwdfz 150
+# a plugin loaded with dlopen(): --buildid-all, for the host's build id
+# (only the plugin has samples of its own)
+rec dwplugin --buildid-all -F 999 --call-graph dwarf,4096 -- $w/dwplug $w/libplugin.so 150
 perf record -q -F 499 --call-graph dwarf,4096 -o - -- $w/shlib 300 \
 	> "$here/dwpipe.data" 2> /dev/null
 perf record -q -F 99 --call-graph dwarf,512 -o "$here/refuse-dwarf.data" \
