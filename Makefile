@@ -105,7 +105,8 @@ check: test
 	$(MAKE) --no-print-directory CFLAGS='-O2 -g -Werror' BUILD=build/werror all
 	$(MAKE) --no-print-directory BUILD=build/san CFLAGS='$(SANFLAGS) -Werror' \
 		LDFLAGS='-fsanitize=address,undefined' all build/san/test/symlookup \
-		build/san/test/libcheck build/san/test/cfidump build/san/test/inflate
+		build/san/test/libcheck build/san/test/cfidump build/san/test/inflate \
+		build/san/test/dwarfinl
 	@bats=$$(sh tests/find-bats) || exit 1; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
