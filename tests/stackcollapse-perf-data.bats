@@ -586,6 +586,26 @@ same_inline() {
 
 # ---- what is refused ---------------------------------------------------------
 
+@test "--call-graph dwarf captures of another architecture are refused, saying so" {
+	local off t=$BATS_TEST_TMPDIR
+	# the ARCH feature: u32 64, then "x86_64" NUL-padded
+	off=$(LC_ALL=C grep -obUaP '\x40\x00\x00\x00x86_64\x00' "$D/dwarfsmall.data" | head -1 | cut -d: -f1)
+	[ -n "$off" ]
+	cp "$D/dwarfsmall.data" "$t/arm.data"
+	printf 'arm64\0' | dd of="$t/arm.data" bs=1 seek=$((off + 4)) conv=notrunc status=none
+	run --separate-stderr sc --buildid-dir "$B" "$t/arm.data"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"recorded with --call-graph dwarf ("*") on arm64: only x86_64 user stacks are unwound yet; use: perf script -i "*"| stackcollapse-perf" ]]
+	run --separate-stderr sc --no-inline --buildid-dir "$B" "$t/arm.data"
+	[ "$status" -eq 1 ]
+	# a -g capture of another architecture is read (no unwinding needed)
+	off=$(LC_ALL=C grep -obUaP '\x40\x00\x00\x00x86_64\x00' "$D/cpp.data" | head -1 | cut -d: -f1)
+	cp "$D/cpp.data" "$t/armg.data"
+	printf 'arm64\0' | dd of="$t/armg.data" bs=1 seek=$((off + 4)) conv=notrunc status=none
+	diff -u <(sc -q --buildid-dir "$B" "$D/cpp.data") <(sc -q --buildid-dir "$B" "$t/armg.data")
+}
+
 @test "--call-graph dwarf captures are read with inlined frames by default, without with --no-inline" {
 	run --separate-stderr sc -q "$D/refuse-dwarf.data"
 	[ "$status" -eq 0 ]
