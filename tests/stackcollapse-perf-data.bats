@@ -765,6 +765,28 @@ same_inline() {
 	[[ "$output" == *"bigdw.data: "*" MB of "*" samples unwound"* ]]
 }
 
+@test "file mode through a pipe: over 16 MB copied to a temporary file, memory bounded; in memory where no file can be made" {
+	local t=$BATS_TEST_TMPDIR kb kf
+	"$MANGLE" repeat 40 "$D/dwarf.data" "$t/big.data"
+	sc -q --buildid-dir "$B" "$t/big.data" > "$t/want"
+	cat "$t/big.data" | sc -q --buildid-dir "$B" > "$t/got"
+	diff -u "$t/want" "$t/got"
+	cat "$t/big.data" | TMPDIR=/nonexistent sc -q --buildid-dir "$B" > "$t/got2"
+	diff -u "$t/want" "$t/got2"
+	# the copy is unlinked at once: nothing is left behind
+	mkdir "$t/tmp"
+	cat "$t/big.data" | TMPDIR="$t/tmp" sc -q --buildid-dir "$B" > /dev/null
+	[ -z "$(ls -A "$t/tmp")" ]
+	# about the memory of the file named (it was the whole 150 MB file)
+	if [ -x /usr/bin/time ] && [ -z "${FOLDKIT_SAN:-}" ]; then
+		kb=$(cat "$t/big.data" | TMPDIR="$t/tmp" /usr/bin/time -f %M \
+			"$BIN/stackcollapse-perf" -q --buildid-dir "$B" 2>&1 > /dev/null | tail -1)
+		kf=$(/usr/bin/time -f %M "$BIN/stackcollapse-perf" -q --buildid-dir "$B" \
+			"$t/big.data" 2>&1 > /dev/null | tail -1)
+		[ "$kb" -lt $((kf + 32768)) ]
+	fi
+}
+
 @test "write errors: full disk is exit 1, a closed pipe ends quietly" {
 	full_disk stackcollapse-perf --buildid-dir "$B" "$D/stripped.data"
 	closed_pipe "$(sc --buildid-dir "$B" "$D/stripped.data" | head -1)" \

@@ -17,8 +17,9 @@
 /*
  * How it goes: the header, attrs and feature sections of a file are read
  * with pread(2), then the data is streamed with read(2) into 256 KiB
- * chunks, as a pipe is (file mode through a pipe is read whole first, as
- * its features come after the data); records up to a FINISHED_ROUND are
+ * chunks, as a pipe is (file mode through a pipe is first copied to a
+ * temporary file, spool(), as its features come after the data); records
+ * up to a FINISHED_ROUND are
  * queued where they were read (a chunk is reused once none is left in it)
  * and delivered in time order as perf does (ordered_events: at each round, the
  * events up to the latest time of the round before).  Threads and their
@@ -2573,6 +2574,72 @@ reset(struct fold_perfdata *d, int again)
 	    fold_intern(&d->comms, "swapper", 7, NULL);
 }
 
+/* File mode through a pipe: read into memory up to this size, beyond it
+ * copied to a temporary file. */
+#define SPOOL_AT (16u << 20)
+
+/*
+ * A file-mode perf.data coming through a pipe (its sections are found by
+ * offsets, the features after the data), larger than SPOOL_AT: the n
+ * bytes read so far (*b) and the rest of fd copied to an unlinked
+ * temporary file ($TMPDIR, else /tmp), so that memory stays bounded as for
+ * a file named on the command line.  Its descriptor, *b freed; -1 when no
+ * file could be made or written (a full disk): then *b, *n (its size) and
+ * *cap hold all the bytes read so far, for the caller to go on in memory.
+ * A read error sets *err and ends the copy there.
+ */
+static int
+spool(int fd, unsigned char **b, size_t *n, size_t *cap, const char *name,
+    int *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	uint64_t done = 0;
+	size_t got = *n, w;
+	ssize_t r;
+	int t;
+
+	if (dir == NULL || dir[0] == '\0' ||
+	    strlen(dir) > sizeof(path) - 40)
+		dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/stackcollapse-perf.XXXXXX", dir);
+	if ((t = mkstemp(path)) < 0)
+		return -1;
+	unlink(path);
+	for (;;) {		/* (*b)[0..got) to the file */
+		for (w = 0; w < got; w += (size_t)r)
+			if ((r = write(t, *b + w, got - w)) <= 0 &&
+			    !(r < 0 && errno == EINTR))
+				goto full;
+			else if (r < 0)
+				r = 0;
+		done += got;
+		if (*err || (got = readn(fd, *b, *cap, name, err)) == 0)
+			break;
+	}
+	free(*b);
+	*b = NULL;
+	return t;
+full:			/* take back what the file holds, then go on */
+	if (done + got > SIZE_MAX / 2)
+		fold_die(1, "%s: too large to read from a pipe", name);
+	if (done > 0) {
+		unsigned char *m = xmalloc((size_t)(done + got) * 2);
+
+		memcpy(m + done, *b, got);
+		for (w = 0; w < done; w += (size_t)r)
+			if ((r = pread(t, m + w, (size_t)done - w, (off_t)w)) <= 0)
+				fold_die(1, "%s: cannot read back the copy: %s",
+				    name, strerror(errno));
+		free(*b);
+		*b = m;
+		*cap = (size_t)(done + got) * 2;
+	}
+	*n = (size_t)done + got;
+	close(t);
+	return -1;
+}
+
 int
 fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
     const char *name, unsigned char *head, size_t nhead)
@@ -2582,7 +2649,7 @@ fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
 	unsigned char *b = NULL;
 	size_t cap = 0;
 	uint64_t magic, hsize;
-	int err = 0;
+	int err = 0, tfd = -1;
 
 	reset(d, 1);
 	d->p = p;
@@ -2608,23 +2675,40 @@ fold_perfdata_file(struct fold_perfdata *d, struct fold_perf *p, int fd,
 	    lseek(fd, 0, SEEK_CUR) == (off_t)nhead) {
 		sr.size = (uint64_t)sb.st_size;
 		file_mode(d, &sr);
-	} else {		/* file mode through a pipe: all of it first */
+	} else {	/* file mode through a pipe: in memory, or a copy */
 		size_t fsize = nhead, got;
+		int tried = 0;
 
 		cap = 1 << 20;
 		b = xmalloc(cap);
 		memcpy(b, head, nhead);
-		for (;;) {
-			if (fsize == cap)
-				b = xrealloc(b, cap *= 2);
+		while (!err) {
+			if (fsize == cap) {
+				if (cap >= SPOOL_AT && !tried) {
+					tried = 1;
+					if ((tfd = spool(fd, &b, &fsize, &cap, name,
+					    &err)) >= 0)
+						break;
+				}
+				if (fsize == cap)
+					b = xrealloc(b, cap *= 2);
+			}
 			got = readn(fd, b + fsize, cap - fsize, name, &err);
 			fsize += got;
-			if (got == 0 || err)
+			if (got == 0)
 				break;
 		}
-		sr.mem = b;
-		sr.size = fsize;
+		if (tfd >= 0) {
+			sr.fd = tfd;
+			sr.size = fstat(tfd, &sb) == 0 ?
+			    (uint64_t)sb.st_size : 0;
+		} else {
+			sr.mem = b;
+			sr.size = fsize;
+		}
 		file_mode(d, &sr);
+		if (tfd >= 0)
+			close(tfd);
 	}
 	flush(d, UINT64_MAX);
 	if (d->nkp > 0 || d->kbusy)
