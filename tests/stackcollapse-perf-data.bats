@@ -273,8 +273,7 @@ same() {
 	done
 }
 
-@test "--inline and --context ask addr2line what the text path asks it" {
-	command -v addr2line > /dev/null || skip "addr2line is not installed"
+@test "--inline --context: perf.data frames expanded as the text path expands them" {
 	diff -u <(sc -q --inline --context "$D/shlib.txt") <(sc -q --no-demangle --inline --context --buildid-dir "$B" "$D/shlib.data")
 }
 

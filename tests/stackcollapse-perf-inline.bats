@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
 # The DWARF reader behind stackcollapse-perf's inlined frames (libfold's
 # dwarf.c), through the dwarfinl test tool: at addresses across .text, the
-# functions it names must be those `addr2line -i -f` prints (GNU binutils,
-# what perf 6.1 runs), for the objects of our captures, libc's debug file
-# and programs compiled here by each compiler (DWARF 4 and 5, compressed
-# sections, clang's indexed forms, Rust); then damaged files.
+# functions it names, and their source lines, must be those `addr2line -i
+# -f [-s]` prints (GNU binutils, what perf 6.1 runs), for the objects of our
+# captures, libc's debug file and programs compiled here by each compiler
+# (DWARF 2, 4 and 5, compressed sections, clang's indexed forms, Rust);
+# then damaged files.
 
 load helper
 
@@ -118,6 +119,53 @@ same() {
 	rustc -C opt-level=3 -C debuginfo=2 -o "$T/rust" "$D/src/main.rs" 2> /dev/null
 	same "$T/rust" 3000
 	[ "$(cat "$T/ninl")" -gt 50 ]
+}
+
+# lines FILE [N]: dwarfinl -l and addr2line -i -f -s give the same names
+# and FILE:LINE lines (the discriminator cut) at the addresses of addrs()
+lines() {
+	local f=$1
+	addrs "$f" "${2:-2000}" > "$T/addrs"
+	sed 's/^/0x/' "$T/addrs" | addr2line -a -i -f -s -e "$f" | awk '
+		/^0x[0-9a-f]+$/ { if (seen) print "--"; seen = 1; next }
+		{ sub(/ \(discriminator [0-9]+\)$/, ""); print }
+		END { if (seen) print "--" }' > "$T/a2l"
+	"$DWARFINL" -l "$f" < "$T/addrs" > "$T/ours"
+	diff -u "$T/a2l" "$T/ours" || { echo "differs on $f"; return 1; }
+}
+
+@test "source lines as addr2line -s prints them: DWARF 2, 4, 5, compressed, gcc, g++, clang, rustc, libc" {
+	local v bid
+	if command -v gcc > /dev/null; then
+		for v in "-gdwarf-5" "-gdwarf-4" "-gdwarf-2" "-gdwarf-5 -gz=zlib"; do
+			# shellcheck disable=SC2086
+			gcc -O2 $v -o "$T/prog" "$BATS_TEST_DIRNAME/../examples/workload/minidb.c" -pthread
+			lines "$T/prog"
+		done
+		# a file included first: DWARF 5 sequences start at file 0
+		printf 'int helper(int x)\n{\n\tint s = 0;\n\tfor (int i = 0; i < x; i++)\n\t\ts += i * x;\n\treturn s;\n}\n' > "$T/impl.h"
+		printf '#include "impl.h"\nint main(int c, char **v) { (void)v; return helper(c); }\n' > "$T/wrap.c"
+		gcc -O2 -g -o "$T/wrap" "$T/wrap.c"
+		lines "$T/wrap" 200
+	fi
+	if command -v g++ > /dev/null; then
+		g++ -O2 -g -o "$T/cpp" "$D/src/cpp.cc"
+		lines "$T/cpp" 3000
+	fi
+	if command -v clang > /dev/null; then
+		clang -O2 -g -o "$T/clangc" "$BATS_TEST_DIRNAME/../examples/workload/minidb.c" -pthread
+		lines "$T/clangc"
+		clang++ -O2 -g -o "$T/clang" "$D/src/cpp.cc"
+		lines "$T/clang" 3000
+	fi
+	if command -v rustc > /dev/null; then
+		rustc -C opt-level=3 -C debuginfo=2 -o "$T/rust" "$D/src/main.rs" 2> /dev/null
+		lines "$T/rust" 2000
+	fi
+	bid=$(readelf -n /usr/lib/x86_64-linux-gnu/libc.so.6 2> /dev/null | awk '/Build ID/ { print $3 }')
+	[ -f "/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug" ] &&
+		lines /usr/lib/x86_64-linux-gnu/libc.so.6 3000
+	true
 }
 
 @test "an address asked twice gets the same answer (perf asks each once)" {

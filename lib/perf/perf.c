@@ -1,12 +1,10 @@
 /* perf.c - perf script text to folded stacks (see stackcollapse-perf(1)). */
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fold.h"
@@ -14,7 +12,6 @@
 #include "symbols/symbols.h"
 #include "perf/perf.h"
 
-extern char **environ;
 
 /*
  * How it goes fast: every frame line of perf script repeats, byte for byte,
@@ -54,12 +51,8 @@ struct hcache {
 	uint32_t root;
 };
 
-struct a2l {			/* one addr2line process per module */
-	pid_t pid;
-	int wfd;
-	FILE *rf;
-	int dead;
-	struct fold_dwarf *dw;	/* or its DWARF, read here (no --context) */
+struct a2l {			/* a module's DWARF, for --inline */
+	struct fold_dwarf *dw;
 	int dwtried;
 };
 
@@ -110,6 +103,9 @@ struct fold_perf_st {
 	size_t tmpcap;
 	uint32_t *ids;		/* scratch for the names of one line */
 	size_t idcap;
+	const char **sfile;	/* --context: source lines of a chain */
+	unsigned *sline;
+	size_t sfilecap, slinecap;
 	uint32_t *ids2;		/* the names of one structured frame */
 	size_t ids2cap;
 	char *tmp2, *tmp3, *tmp4;	/* scratch for perf_name() */
@@ -268,178 +264,16 @@ unrecognized(struct fold_perf *p)
 	}
 }
 
-/* ---- addr2line (--inline) ------------------------------------------- */
-
-static void
-a2l_start(struct a2l *a, const char *mod)
-{
-	posix_spawn_file_actions_t fa;
-	int in[2], out[2], err;
-	char *argv[] = { "addr2line", "-a", "-i", "-f", "-s", "-C", "-e",
-	    (char *)mod, NULL };
-
-	a->dead = 1;
-	if (pipe(in) != 0 || pipe(out) != 0)
-		fold_die(1, "pipe: %s", strerror(errno));
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addclose(&fa, in[0]);
-	posix_spawn_file_actions_addclose(&fa, in[1]);
-	posix_spawn_file_actions_addclose(&fa, out[0]);
-	posix_spawn_file_actions_addclose(&fa, out[1]);
-	err = posix_spawnp(&a->pid, "addr2line", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(in[0]);
-	close(out[1]);
-	if (err != 0)
-		fold_die(1, "--inline needs addr2line: %s", strerror(err));
-	fcntl(in[1], F_SETFD, FD_CLOEXEC);
-	fcntl(out[0], F_SETFD, FD_CLOEXEC);
-	a->wfd = in[1];
-	if ((a->rf = fdopen(out[0], "r")) == NULL)
-		fold_die(1, "fdopen: %s", strerror(errno));
-	a->dead = 0;
-}
-
-static void
-a2l_stop(struct a2l *a)
-{
-	int wst;
-
-	if (a->pid <= 0)
-		return;
-	close(a->wfd);
-	fclose(a->rf);
-	waitpid(a->pid, &wst, 0);
-	a->pid = 0;
-	a->dead = 1;
-}
-
-/* One line of addr2line output, without its newline; NULL at the end. */
-static char *
-a2l_getline(struct a2l *a, char **buf, size_t *cap)
-{
-	ssize_t n = getline(buf, cap, a->rf);
-
-	if (n <= 0)
-		return NULL;
-	if ((*buf)[n - 1] == '\n')
-		(*buf)[--n] = '\0';
-	return *buf;
-}
-
-#define SENTINEL "0xffffffffffffffff"
+/* ---- inlined frames (--inline) --------------------------------------- */
 
 /*
- * The inlined chain at addr in mod, root first, as ids into st->ids (count
- * returned); 0 when addr2line has nothing usable.  Each address is followed
- * by an unresolvable sentinel address, whose output marks the end.
- */
-static size_t
-a2l_chain(struct fold_perf *p, const char *mod, size_t mlen,
-    const char *addr, size_t alen)
-{
-	struct fold_perf_st *st = p->st;
-	char q[128], *l = NULL, *fn = NULL, *d;
-	size_t lcap = 0, fncap = 0, n = 0, len, i, j, k;
-	uint32_t m;
-	struct a2l *a;
-	int isnew, ok = 1;
-
-	if (alen == 0 || alen > 40)
-		return 0;
-	m = fold_intern(&st->mods, mod, mlen, &isnew);
-	fold_grow(&st->a2l, &st->a2lcap, (size_t)m + 1, sizeof(*st->a2l));
-	a = &st->a2l[m];
-	if (isnew) {
-		memset(a, 0, sizeof(*a));
-		a2l_start(a, fold_intern_str(&st->mods, m).s);
-	}
-	if (a->dead)
-		return 0;
-	len = (size_t)snprintf(q, sizeof(q), "0x%.*s\n" SENTINEL "\n",
-	    (int)alen, addr);
-	i = 0;
-	while (i < len) {
-		ssize_t w = write(a->wfd, q + i, len - i);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			ok = 0;
-			break;
-		}
-		i += (size_t)w;
-	}
-	if (!ok || a2l_getline(a, &l, &lcap) == NULL || l[0] != '0') {
-		ok = 0;
-		goto out;
-	}
-	for (;;) {
-		if (a2l_getline(a, &l, &lcap) == NULL) {
-			ok = 0;
-			break;
-		}
-		if (strcmp(l, SENTINEL) == 0)
-			break;
-		/* l is a function; the next line its file:line */
-		len = strlen(l);
-		fold_grow(&fn, &fncap, len + 1, 1);
-		memcpy(fn, l, len + 1);
-		if (a2l_getline(a, &l, &lcap) == NULL) {
-			ok = 0;
-			break;
-		}
-		if (strcmp(fn, "??") == 0)
-			continue;
-		if ((d = strstr(l, " (discriminator ")) != NULL)
-			*d = '\0';
-		/* name[:file:line], tidied like a symbol */
-		k = 0;
-		for (j = 0; fn[j] != '\0'; j++) {
-			char c = fn[j] == ';' ? ':' : fn[j];
-
-			if (c != '"' && c != '\'')
-				tput(st, &k, &c, 1);
-		}
-		if (st->flags & FOLD_PERF_CONTEXT) {
-			tput(st, &k, ":", 1);
-			tput(st, &k, l, strlen(l));
-		}
-		fold_grow(&st->ids, &st->idcap, n + 1, sizeof(*st->ids));
-		st->ids[n++] = name_id(st, st->tmp, k);
-	}
-	if (ok) {	/* the sentinel's own pair */
-		if (a2l_getline(a, &l, &lcap) == NULL ||
-		    a2l_getline(a, &l, &lcap) == NULL)
-			ok = 0;
-	}
-out:
-	if (!ok) {
-		if (!(st->flags & FOLD_PERF_QUIET))
-			fold_warn("--inline: addr2line failed on '%.*s'; its "
-			    "symbols are used as they are", (int)mlen, mod);
-		a2l_stop(a);
-		n = 0;
-	}
-	free(l);
-	free(fn);
-	/* addr2line gives innermost first: reverse to root first */
-	for (i = 0; i < n / 2; i++) {
-		m = st->ids[i];
-		st->ids[i] = st->ids[n - 1 - i];
-		st->ids[n - 1 - i] = m;
-	}
-	return n;
-}
-
-/*
- * The same without addr2line (no --context: names only): the names our
- * DWARF reader gives for addr in mod (the file, or the debug file bfd
- * finds for it), demangled as addr2line -C demangles (with parameters; a
- * "@..." suffix kept), "??" left out; root first into st->ids.
+ * The chain of functions inlined at addr in mod, root first, into st->ids
+ * (how many; 0: none, the symbol stays), as the Perl script has them from
+ * `addr2line -a ADDR -e MODULE -i -f -s -C`: the names our DWARF reader
+ * gives (in mod, or in the debug file addr2line finds for it), demangled
+ * as -C demangles (with parameters; a "@..." suffix kept), "??" left out,
+ * ';' made ':' and quotes dropped; with --context each followed by
+ * ":FILE:LINE" (base name, "??" and "?" where unknown).
  */
 static size_t
 dw_chain(struct fold_perf *p, const char *mod, size_t mlen,
@@ -480,6 +314,12 @@ dw_chain(struct fold_perf *p, const char *mod, size_t mlen,
 			break;
 	}
 	k = fold_dwarf_inlines(x->dw, a, &nm);
+	if (k > 0 && (st->flags & FOLD_PERF_CONTEXT)) {
+		fold_grow(&st->sfile, &st->sfilecap, k, sizeof(*st->sfile));
+		fold_grow(&st->sline, &st->slinecap, k, sizeof(*st->sline));
+		if (fold_dwarf_srclines(x->dw, a, st->sfile, st->sline, k) < k)
+			k = 0;
+	}
 	fold_grow(&st->tmp2, &st->tmp2cap, FOLD_DM_MAXOUT + 1, 1);
 	for (i = 0; i < k; i++) {
 		const char *f = nm[i];
@@ -514,6 +354,23 @@ dw_chain(struct fold_perf *p, const char *mod, size_t mlen,
 				    ' ' : f[j];
 				tput(st, &at2, &ch, 1);
 			}
+		if (st->flags & FOLD_PERF_CONTEXT) {
+			char lb[16];
+			const char *sf = st->sfile[i] != NULL ? st->sfile[i] :
+			    "??";
+
+			tput(st, &at2, ":", 1);
+			for (j = 0; sf[j] != '\0'; j++) {
+				char ch = sf[j] == '\n' ? ' ' : sf[j];
+
+				tput(st, &at2, &ch, 1);
+			}
+			if (st->sline[i] != 0)
+				snprintf(lb, sizeof(lb), ":%u", st->sline[i]);
+			else
+				snprintf(lb, sizeof(lb), ":?");
+			tput(st, &at2, lb, strlen(lb));
+		}
 		fold_grow(&st->ids, &st->idcap, n + 1, sizeof(*st->ids));
 		st->ids[n++] = name_id(st, st->tmp, at2);
 	}
@@ -680,9 +537,7 @@ frame_names(struct fold_perf *p, const struct frame *f, int java, int *unknown)
 	if ((st->flags & FOLD_PERF_INLINE) && (!f->nooff ||
 	    (st->flags & FOLD_PERF_CONTEXT)) && f->hasmod &&
 	    filemod(mod, mlen)) {
-		n = (st->flags & FOLD_PERF_CONTEXT) ?
-		    a2l_chain(p, mod, mlen, f->addr, f->alen) :
-		    dw_chain(p, mod, mlen, f->addr, f->alen);
+		n = dw_chain(p, mod, mlen, f->addr, f->alen);
 		if (n > 0)
 			return n;
 	}
@@ -1937,34 +1792,6 @@ fold_perf_eof(struct fold_perf *p)
 	st->want_src = 0;
 }
 
-static int
-path_has(const char *prog)
-{
-	const char *path = getenv("PATH"), *c;
-	char buf[4096];
-	size_t l;
-
-	if (path == NULL)
-		path = "/usr/bin:/bin";
-	for (;;) {
-		c = strchr(path, ':');
-		l = c != NULL ? (size_t)(c - path) : strlen(path);
-		if (l == 0) {
-			l = 1;
-			path = ".";
-		}
-		if (l + strlen(prog) + 2 < sizeof(buf)) {
-			memcpy(buf, path, l);
-			buf[l] = '/';
-			strcpy(buf + l + 1, prog);
-			if (access(buf, X_OK) == 0)
-				return 1;
-		}
-		if (c == NULL)
-			return 0;
-		path = c + 1;
-	}
-}
 
 struct fold_perf *
 fold_perf_new(const struct fold_perf_opts *o)
@@ -1988,10 +1815,7 @@ fold_perf_new(const struct fold_perf_opts *o)
 	fold_intern_init(&st->stacks);
 	fold_intern_init(&st->mods);
 	fold_intern_init(&st->fkeys);
-	if ((st->flags & FOLD_PERF_INLINE) && (st->flags & FOLD_PERF_CONTEXT) &&
-	    !path_has("addr2line"))
-		fold_die(1, "--inline --context needs addr2line: not found in "
-		    "PATH");
+
 	return p;
 }
 
@@ -2157,10 +1981,7 @@ fold_perf_end(struct fold_perf *p)
 		fold_warn("%llu samples skipped: count too large",
 		    (unsigned long long)st->overflows);
 	for (i = 0; i < fold_intern_count(&st->mods); i++)
-{
-		a2l_stop(&st->a2l[i]);
 		fold_dwarf_free(st->a2l[i].dw);
-	}
 	free(st->a2l);
 	fold_intern_free(&st->mods);
 	fold_intern_free(&st->fkeys);
@@ -2185,6 +2006,8 @@ fold_perf_end(struct fold_perf *p)
 	}
 	free(st->ids);
 	free(st->ids2);
+	free(st->sfile);
+	free(st->sline);
 	free(st->tmp2);
 	free(st->tmp3);
 	free(st->tmp4);

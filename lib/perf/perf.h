@@ -10,8 +10,7 @@
  *    read; status becomes 1.
  *  - Lifetimes: strings passed in are copied; ids stay valid until
  *    fold_perf_end().
- *  - Fatal: --strict's first unrecognized line, --inline --context
- *    without addr2line (exit 1).
+ *  - Fatal: --strict's first unrecognized line (exit 1).
  */
 #ifndef FOLD_PERF_H
 #define FOLD_PERF_H
@@ -39,11 +38,9 @@
  *    the first is fatal (exit 1).  FOLD_PERF_QUIET silences warnings, not
  *    errors.  A count sum past 2^64 - 1 is an error: the sample is dropped
  *    and status becomes 1.
- *  - FOLD_PERF_INLINE reads the names addr2line -i -f -C would give with
- *    libfold's DWARF reader (fold_dwarf_open()); with FOLD_PERF_CONTEXT
- *    (file and line wanted) it runs addr2line(1) instead: if that cannot
- *    be found, fold_perf_new() exits 1 with "prog: --inline --context
- *    needs addr2line: ...".
+ *  - FOLD_PERF_INLINE reads the names (and with FOLD_PERF_CONTEXT the
+ *    source lines) addr2line -i -f -s -C would give, with libfold's DWARF
+ *    reader (fold_dwarf_open()): no process is started.
  */
 enum {
 	FOLD_PERF_PID = 1 << 0,		/* root "comm-PID" */

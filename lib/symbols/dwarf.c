@@ -46,7 +46,17 @@
  *  - range lists of DWARF 5 using .debug_addr (DW_RLE_base_addressx,
  *    startx_endx, startx_length, as clang writes them) end there: binutils
  *    2.40 does not read those entries ("x-variants need .debug_addr
- *    support"), and the ranges before them are all it has.
+ *    support"), and the ranges before them are all it has.  Their base
+ *    address is the unit's DW_AT_low_pc as read, an index into
+ *    .debug_addr left unresolved (clang's DW_FORM_addrx), as binutils
+ *    2.40 takes it.
+ *  - source lines (fold_dwarf_srclines()): the row of the unit's line
+ *    table (.debug_line, versions 2 to 5) holding the address, binutils'
+ *    way: a row at the address of the row before it replaces it,
+ *    sequences by start with nested ones dropped and overlapping ones
+ *    trimmed, each sequence starting at file 1 (file 0 in DWARF 5); a
+ *    caller's line is the call site (DW_AT_call_file, DW_AT_call_line) of
+ *    the function inlined in it; files by base name (addr2line -s).
  *
  * All bytes are untrusted: every read is checked against its section; a
  * unit that cannot be read is reported (fold_dwarf_problem()) and gives
@@ -60,15 +70,16 @@
 #include "symbols/symbols.h"
 
 enum { S_INFO, S_ABBREV, S_STR, S_LINESTR, S_STROFF, S_ADDR, S_RANGES,
-	S_RNGLISTS, NSEC };
+	S_RNGLISTS, S_LINE, NSEC };
 static const char *const secname[NSEC] = { ".debug_info", ".debug_abbrev",
 	".debug_str", ".debug_line_str", ".debug_str_offsets", ".debug_addr",
-	".debug_ranges", ".debug_rnglists" };
+	".debug_ranges", ".debug_rnglists", ".debug_line" };
 
 /* DW_TAG_*, DW_AT_*, DW_FORM_* used here */
 enum { TAG_ENTRY_POINT = 0x03, TAG_INLINED = 0x1d, TAG_SUBPROGRAM = 0x2e };
 enum { AT_NAME = 0x03, AT_LOW_PC = 0x11, AT_HIGH_PC = 0x12, AT_LANGUAGE = 0x13,
 	AT_ABSTRACT_ORIGIN = 0x31, AT_SPECIFICATION = 0x47, AT_RANGES = 0x55,
+	AT_STMT_LIST = 0x10, AT_CALL_FILE = 0x58, AT_CALL_LINE = 0x59,
 	AT_LINKAGE_NAME = 0x6e, AT_STR_OFFSETS_BASE = 0x72,
 	AT_ADDR_BASE = 0x73, AT_RNGLISTS_BASE = 0x74,
 	AT_MIPS_LINKAGE_NAME = 0x2007 };
@@ -104,17 +115,35 @@ struct unit {
 	int parsed;		/* 0 not yet, 1 done, -1 could not */
 	int ranged;		/* its first DIE gave ranges */
 	size_t r0, r1;		/* its function ranges in d->fr, by start */
+	uint64_t stmt;		/* its line table (.debug_line), or NONE64 */
+	int lparsed;		/* the line table read: 1, or -1 */
+	size_t q0, q1;		/* its sequences in d->seq, by start */
+	size_t f0, nf;		/* its file names in d->lf */
+	unsigned fbase;		/* the first file's number: 1, 0 in DWARF 5 */
+};
+struct lrow {			/* a row of a line table */
+	uint64_t addr;
+	uint32_t file, line;
+};
+struct lseq {			/* a sequence: rows [r0, r1), by address, the
+				   last the end */
+	uint64_t lo, hi;
+	size_t r0, r1;
+	size_t order;
 };
 struct func {
 	const char *name;
 	uint64_t low;		/* where its first range starts */
 	uint32_t caller;	/* a function DIE above an inlined one */
+	uint32_t unit;
+	uint32_t cfile, cline;	/* DW_AT_call_file, DW_AT_call_line */
 	uint8_t inlined, linkage;	/* linkage: no renaming */
 };
 struct esym {			/* a function-like ELF symbol */
 	uint64_t value, size;
 	uint32_t shndx, order;
 	const char *name;
+	const char *file;	/* its STT_FILE, as bfd gives it */
 	uint8_t func, notype;
 };
 struct frange {
@@ -161,7 +190,21 @@ struct fold_dwarf {
 	struct hent *h;
 	size_t hmask, hn;
 	const char **pool;
-	size_t npool, poolcap;
+	uint32_t *pfn;		/* the function of each name (NONE: an ELF
+				   symbol's), beside d->pool */
+	size_t npool, poolcap, pfncap;
+	struct fb {		/* an ELF symbol answer's source line */
+		uint64_t addr;
+		const char *file;
+		uint32_t line;
+	} *fb;
+	size_t nfb, fbcap;
+	struct lrow *lr;	/* line tables read */
+	size_t nlr, lrcap;
+	struct lseq *seq;
+	size_t nseq, seqcap;
+	const char **lf;	/* file base names */
+	size_t nlf, lfcap;
 	uint32_t *cand;
 	size_t candcap;
 	const struct fold_elf *elf;
@@ -604,6 +647,373 @@ ranges(struct fold_dwarf *d, const struct unit *u, const struct val *v)
 	return 0;
 }
 
+/* ---- line tables (for source lines: fold_dwarf_srclines()) ------------ */
+
+static void
+problem(struct fold_dwarf *d, const char *why)
+{
+	if (d->problem == NULL)
+		d->problem = why;
+}
+
+static int64_t
+sleb(struct cur *c)
+{
+	uint64_t v = 0;
+	unsigned sh = 0;
+	unsigned char b = 0;
+
+	do {
+		if (c->bad || c->p >= c->end || sh > 63) {
+			c->bad = 1;
+			return 0;
+		}
+		b = *c->p++;
+		v |= (uint64_t)(b & 0x7f) << sh;
+		sh += 7;
+	} while (b & 0x80);
+	if (sh < 64 && (b & 0x40))
+		v |= ~(uint64_t)0 << sh;
+	return (int64_t)v;
+}
+
+/* A file name's base name, as addr2line -s prints it. */
+static const char *
+base(const char *f)
+{
+	const char *b = f != NULL ? strrchr(f, '/') : NULL;
+
+	return b != NULL ? b + 1 : f;
+}
+
+static void
+addfile(struct fold_dwarf *d, const char *name)
+{
+	fold_grow(&d->lf, &d->lfcap, d->nlf + 1, sizeof(*d->lf));
+	d->lf[d->nlf++] = base(name);
+}
+
+/* DWARF 5's directory and file tables: the file paths (DW_LNCT_path) into
+ * d->lf; 0 when they cannot be read. */
+static int
+entries(struct fold_dwarf *d, struct cur *c, const struct unit *lu, int files)
+{
+	uint32_t fmt[2 * 16];
+	unsigned nfmt, i, k;
+	uint64_t n, j;
+
+	nfmt = (unsigned)rd(c, d, 1);
+	if (nfmt > 16)
+		return 0;
+	for (i = 0; i < 2 * nfmt; i++)
+		fmt[i] = (uint32_t)uleb(c);
+	n = uleb(c);
+	if (c->bad || n > (uint64_t)(c->end - c->p))
+		return 0;
+	for (j = 0; j < n; j++) {
+		const char *path = NULL;
+
+		for (k = 0; k < nfmt; k++) {
+			struct val v;
+
+			if (!form(d, lu, c, fmt[2 * k + 1], 0, &v))
+				return 0;
+			resolve(d, lu, &v);
+			if (fmt[2 * k] == 1 && v.kind == V_STR)	/* path */
+				path = v.str;
+		}
+		if (files)
+			addfile(d, path);
+	}
+	return !c->bad;
+}
+
+static void
+endseq(struct fold_dwarf *d, size_t r0, size_t order)
+{
+	struct lseq q;
+
+	if (d->nlr - r0 < 2)	/* the end alone: no address in it */
+		return;
+	q.r0 = r0;
+	q.r1 = d->nlr;
+	q.lo = d->lr[r0].addr;
+	q.hi = d->lr[d->nlr - 1].addr;
+	q.order = order;
+	fold_grow(&d->seq, &d->seqcap, d->nseq + 1, sizeof(*d->seq));
+	d->seq[d->nseq++] = q;
+}
+
+/* Add a row as binutils' add_line_info(): one at the address of the row
+ * before it (and as much the end or not) takes its place. */
+static void
+row(struct fold_dwarf *d, size_t r0, uint64_t addr, uint32_t file,
+    uint32_t line, int end, int *lastend)
+{
+	if (d->nlr > r0 && d->lr[d->nlr - 1].addr == addr && *lastend == end)
+		d->nlr--;
+	fold_grow(&d->lr, &d->lrcap, d->nlr + 1, sizeof(*d->lr));
+	d->lr[d->nlr].addr = addr;
+	d->lr[d->nlr].file = file;
+	d->lr[d->nlr].line = line;
+	d->nlr++;
+	*lastend = end;
+}
+
+static int
+seqcmp(const void *a, const void *b)
+{
+	const struct lseq *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi > y->hi ? -1 : 1;	/* the longer first */
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Read u's line table (once): files and sequences of rows. */
+static void
+lines(struct fold_dwarf *d, struct unit *u)
+{
+	struct cur c;
+	struct unit lu;
+	uint64_t len, hlen, addr = 0, n = 0;
+	unsigned ver, minlen, range, opbase, i;
+	int lbase, lastend = 0;
+	unsigned char oplen[256];
+	const unsigned char *prog;
+	uint32_t file = 1, line = 1;
+	size_t r0, k, kept, order = 0;
+
+	u->lparsed = -1;
+	u->q0 = u->q1 = d->nseq;
+	u->f0 = d->nlf;
+	u->nf = 0;
+	if (d->s[S_LINE] == NULL || u->stmt >= d->n[S_LINE])
+		return;
+	c.p = d->s[S_LINE] + u->stmt;
+	c.end = d->s[S_LINE] + d->n[S_LINE];
+	c.bad = 0;
+	lu = *u;
+	lu.osz = 4;
+	if ((len = rd(&c, d, 4)) == 0xffffffff) {
+		len = rd(&c, d, 8);
+		lu.osz = 8;
+	}
+	if (c.bad || len > (uint64_t)(c.end - c.p))
+		goto bad;
+	c.end = c.p + len;
+	ver = (unsigned)rd(&c, d, 2);
+	if (ver < 2 || ver > 5)
+		goto bad;
+	lu.ver = ver;
+	if (ver >= 5) {
+		lu.asz = (unsigned)rd(&c, d, 1);
+		skip(&c, 1);		/* segment selector size */
+	}
+	hlen = rd(&c, d, lu.osz);
+	if (c.bad || hlen > (uint64_t)(c.end - c.p))
+		goto bad;
+	prog = c.p + hlen;
+	minlen = (unsigned)rd(&c, d, 1);
+	if (ver >= 4)
+		skip(&c, 1);		/* maximum operations per instruction */
+	skip(&c, 1);			/* default_is_stmt */
+	lbase = (int)(int8_t)rd(&c, d, 1);
+	range = (unsigned)rd(&c, d, 1);
+	opbase = (unsigned)rd(&c, d, 1);
+	if (c.bad || range == 0 || opbase == 0)
+		goto bad;
+	for (i = 1; i < opbase; i++)
+		oplen[i] = (unsigned char)rd(&c, d, 1);
+	if (ver >= 5) {
+		u->fbase = 0;
+		if (!entries(d, &c, &lu, 0) || !entries(d, &c, &lu, 1))
+			goto bad;
+	} else {
+		u->fbase = 1;
+		while (!c.bad && c.p < c.end && *c.p != 0)	/* directories */
+			c.p = (const unsigned char *)memchr(c.p, 0,
+			    (size_t)(c.end - c.p)) + 1;
+		skip(&c, 1);
+		while (!c.bad && c.p < c.end && *c.p != 0) {	/* files */
+			const char *f = (const char *)c.p;
+
+			if (memchr(c.p, 0, (size_t)(c.end - c.p)) == NULL)
+				goto bad;
+			c.p += strlen(f) + 1;
+			uleb(&c);
+			uleb(&c);
+			uleb(&c);
+			addfile(d, f);
+		}
+	}
+	u->nf = d->nlf - u->f0;
+	if (c.bad || prog > c.end)
+		goto bad;
+	c.p = prog;
+	r0 = d->nlr;
+	/* binutils starts each sequence at file 0 in DWARF 5 (not 1, which
+	 * may name another file) */
+	file = u->fbase;
+	while (c.p < c.end && !c.bad && n++ < (UINT64_C(1) << 26)) {
+		unsigned op = *c.p++;
+
+		if (op >= opbase) {		/* special */
+			unsigned adj = op - opbase;
+
+			addr += (uint64_t)(adj / range) * minlen;
+			line += (uint32_t)(lbase + (int)(adj % range));
+			row(d, r0, addr, file, line, 0, &lastend);
+			continue;
+		}
+		switch (op) {
+		case 0: {			/* extended */
+			uint64_t el = uleb(&c);
+			const unsigned char *next;
+			unsigned sub;
+
+			if (c.bad || el == 0 || el > (uint64_t)(c.end - c.p))
+				goto bad;
+			next = c.p + el;
+			sub = *c.p++;
+			if (sub == 1) {		/* end_sequence */
+				row(d, r0, addr, file, line, 1, &lastend);
+				endseq(d, r0, order++);
+				r0 = d->nlr;
+				addr = 0;
+				file = u->fbase;
+				line = 1;
+				lastend = 0;
+			} else if (sub == 2)	/* set_address */
+				addr = rd(&c, d, (unsigned)(el - 1) > 8 ? 8 :
+				    (unsigned)(el - 1));
+			else if (sub == 3 && ver < 5) {	/* define_file */
+				const char *f = (const char *)c.p;
+
+				if (memchr(c.p, 0, (size_t)(next - c.p)) != NULL &&
+				    (size_t)(d->nlf - u->f0) == u->nf) {
+					addfile(d, f);
+					u->nf++;
+				}
+			}
+			c.p = next;
+			break;
+		}
+		case 1:				/* copy */
+			row(d, r0, addr, file, line, 0, &lastend);
+			break;
+		case 2:
+			addr += uleb(&c) * minlen;
+			break;
+		case 3:
+			line += (uint32_t)sleb(&c);
+			break;
+		case 4:
+			file = (uint32_t)uleb(&c);
+			break;
+		case 5: case 12:
+			uleb(&c);
+			break;
+		case 6: case 7: case 10: case 11:
+			break;
+		case 8:
+			addr += (uint64_t)((255 - opbase) / range) * minlen;
+			break;
+		case 9:
+			addr += rd(&c, d, 2);
+			break;
+		default:			/* unknown: its operands */
+			for (i = 0; i < oplen[op]; i++)
+				uleb(&c);
+			break;
+		}
+	}
+	d->nlr = r0;		/* a sequence not ended is dropped */
+	/* binutils' sort_line_sequences(): by start, nested ones dropped,
+	 * overlapping ones trimmed */
+	if (d->nseq > u->q0 + 1)
+		qsort(d->seq + u->q0, d->nseq - u->q0, sizeof(*d->seq),
+		    seqcmp);
+	for (k = u->q0, kept = u->q0; k < d->nseq; k++) {
+		if (kept > u->q0 && d->seq[k].lo < d->seq[kept - 1].hi) {
+			if (d->seq[k].hi <= d->seq[kept - 1].hi)
+				continue;
+			d->seq[k].lo = d->seq[kept - 1].hi;
+		}
+		d->seq[kept++] = d->seq[k];
+	}
+	d->nseq = kept;
+	u->q1 = d->nseq;
+	u->lparsed = 1;
+	return;
+bad:
+	problem(d, "a line table cut short or damaged");
+	u->q1 = d->nseq;
+	u->nf = d->nlf - u->f0;
+	u->lparsed = 1;
+}
+
+/* The file name (base name) of file number f of u's table; "<unknown>"
+ * for a number outside it, as binutils' concat_filename(). */
+static const char *
+ufile(struct fold_dwarf *d, struct unit *u, uint32_t f)
+{
+	const char *n;
+
+	if (u->lparsed == 0)
+		lines(d, u);
+	if (f < u->fbase || f - u->fbase >= u->nf)
+		return "<unknown>";
+	n = d->lf[u->f0 + f - u->fbase];
+	return n != NULL ? n : "<unknown>";
+}
+
+/* The row of u's line table holding addr: 1 and its file and line. */
+static int
+lookup_line(struct fold_dwarf *d, struct unit *u, uint64_t addr,
+    const char **file, uint32_t *line)
+{
+	size_t lo, hi, mid = 0;
+	const struct lseq *q = NULL;
+	const struct lrow *r;
+
+	if (u->lparsed == 0)
+		lines(d, u);
+	lo = u->q0;
+	hi = u->q1;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		q = &d->seq[mid];
+		if (addr < q->lo)
+			hi = mid;
+		else if (addr >= q->hi)
+			lo = mid + 1;
+		else
+			break;
+	}
+	if (q == NULL || addr < q->lo || addr >= q->hi)
+		return 0;
+	r = d->lr + q->r0;
+	lo = 0;
+	hi = q->r1 - q->r0 - 1;		/* the end row is no answer */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (addr < r[mid].addr)
+			hi = mid;
+		else if (addr >= r[mid + 1].addr)
+			lo = mid + 1;
+		else
+			break;
+	}
+	if (lo >= hi || addr < r[mid].addr || addr >= r[mid + 1].addr)
+		return 0;
+	*file = ufile(d, u, r[mid].file);
+	*line = r[mid].line;
+	return 1;
+}
+
 /* ---- units ------------------------------------------------------------ */
 
 /* 1 for the languages binutils does not demangle (mangle_style() 0): a
@@ -636,13 +1046,6 @@ unit_of(struct fold_dwarf *d, uint64_t off)
 			return &d->u[mid];
 	}
 	return NULL;
-}
-
-static void
-problem(struct fold_dwarf *d, const char *why)
-{
-	if (d->problem == NULL)
-		d->problem = why;
 }
 
 /*
@@ -749,6 +1152,9 @@ parse(struct fold_dwarf *d, struct unit *u)
 		f.name = NULL;
 		f.low = 0;
 		f.caller = NONE;
+		f.unit = (uint32_t)(u - d->u);
+		f.cfile = NONE;
+		f.cline = 0;
 		f.inlined = a->tag == TAG_INLINED;
 		f.linkage = 0;
 		memset(&rng, 0, sizeof(rng));
@@ -797,6 +1203,14 @@ parse(struct fold_dwarf *d, struct unit *u)
 			case AT_RANGES:
 				rng = v;
 				hasrng = 1;
+				break;
+			case AT_CALL_FILE:
+				if (v.kind == V_CONST)
+					f.cfile = (uint32_t)v.v;
+				break;
+			case AT_CALL_LINE:
+				if (v.kind == V_CONST)
+					f.cline = (uint32_t)v.v;
 				break;
 			}
 		}
@@ -883,8 +1297,11 @@ units(struct fold_dwarf *d)
 		const struct abbr *a;
 		uint32_t i;
 		struct val lo, hi, rng;
+		uint64_t rawidx;
+		int rawbase;
 
 		memset(&u, 0, sizeof(u));
+		u.stmt = UINT64_MAX;
 		c.p = s + off;
 		c.end = s + n;
 		c.bad = 0;
@@ -951,16 +1368,27 @@ units(struct fold_dwarf *d)
 			case AT_ADDR_BASE: u.addrbase = v.v; break;
 			case AT_RNGLISTS_BASE: u.rngbase = v.v; break;
 			case AT_LANGUAGE: u.plain = plain(v.v); break;
+			case AT_STMT_LIST:
+				if (v.kind == V_SECOFF || v.kind == V_CONST)
+					u.stmt = v.v;
+				break;
 			}
 		}
 		if (c.bad) {
 			problem(d, "a unit's first DIE unreadable");
 			continue;
 		}
+		/* binutils 2.40 takes the base address of range lists from
+		 * DW_AT_low_pc before indexed addresses are resolved: an
+		 * index (DW_FORM_addrx, as clang writes it) is used as it is */
+		rawbase = lo.kind == V_ADDRX;
+		rawidx = lo.v;
 		resolve(d, &u, &lo);
 		resolve(d, &u, &hi);
 		if (lo.kind == V_ADDR || lo.kind == V_CONST)
 			u.base = lo.v;
+		if (rawbase)
+			u.base = rawidx;
 		d->ntmp = 0;
 		if (rng.kind != V_NONE) {
 			if (!ranges(d, &u, &rng))
@@ -1229,8 +1657,9 @@ static void
 symread(struct fold_dwarf *d)
 {
 	struct fold_elf_sec st, ss;
-	int is64, be;
+	int is64, be, state = 0;	/* bfd's: nothing, symbol, file after */
 	size_t es, i, n;
+	const char *file = NULL;
 
 	d->symread = 1;
 	(void)fold_elf_kind(d->elf, &is64, &be);
@@ -1265,13 +1694,22 @@ symread(struct fold_dwarf *d)
 		}
 		type = info & 0xf;
 		bind = info >> 4;
-		if (type == 1 || type == 3 || type == 4 || type == 5 ||
+		if (name >= ss.size || memchr(ss.p + name, 0,
+		    (size_t)(ss.size - name)) == NULL)
+			continue;
+		if (type == 4) {	/* STT_FILE: names the symbols after it */
+			file = (const char *)ss.p + name;
+			if (state == 1)
+				state = 2;
+			continue;
+		}
+		e.file = bind == 0 || state != 2 ? file : NULL;
+		if (state == 0)
+			state = 1;
+		if (type == 1 || type == 3 || type == 5 ||
 		    type == 6 || shndx == 0 || shndx >= 0xff00)
 			continue;
 		if (size == 0 && bind == 0 && type == 0 && (other & 3) == 2)
-			continue;
-		if (name >= ss.size || memchr(ss.p + name, 0,
-		    (size_t)(ss.size - name)) == NULL)
 			continue;
 		e.value = value;
 		e.size = size != 0 ? size : 1;
@@ -1384,7 +1822,7 @@ fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
 {
 	size_t k, i, nc;
 	uint32_t fn = NONE, at, n = 0;
-	const char *first = NULL;
+	const char *first = NULL, *ffile = NULL;
 
 	for (k = hmix(addr) & d->hmask; d->h[k].n != 0;
 	    k = (k + 1) & d->hmask)
@@ -1398,23 +1836,34 @@ fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
 	if (fn == NONE) {	/* binutils falls back on the ELF symbols */
 		const struct esym *e = elf_function(d, addr);
 
-		if (e != NULL)
+		if (e != NULL) {
 			first = e->name;
+			ffile = e->file;
+		}
 	}
 	if (fn != NONE && !d->fn[fn].linkage) {
 		const struct esym *e = elf_function(d, addr);
 
 		if (e != NULL) {
 			first = e->name;
+			ffile = e->file;
 			if (e->value == d->fn[fn].low)
 				d->fn[fn].name = e->name;
 		}
 		d->fn[fn].linkage = 1;
 	}
+	if (first != NULL) {	/* the symbol's file, where no line is found */
+		fold_grow(&d->fb, &d->fbcap, d->nfb + 1, sizeof(*d->fb));
+		d->fb[d->nfb].addr = addr;
+		d->fb[d->nfb].file = ffile;
+		d->fb[d->nfb++].line = 0;
+	}
 	at = (uint32_t)d->npool;
 	if (fn == NONE && first != NULL) {
 		fold_grow(&d->pool, &d->poolcap, d->npool + 1,
 		    sizeof(*d->pool));
+		fold_grow(&d->pfn, &d->pfncap, d->npool + 1, sizeof(*d->pfn));
+		d->pfn[d->npool] = NONE;
 		d->pool[d->npool++] = first[0] != '\0' ? first : "??";
 		n = 1;
 	}
@@ -1424,6 +1873,8 @@ fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
 
 		fold_grow(&d->pool, &d->poolcap, d->npool + 1,
 		    sizeof(*d->pool));
+		fold_grow(&d->pfn, &d->pfncap, d->npool + 1, sizeof(*d->pfn));
+		d->pfn[d->npool] = fn;
 		d->pool[d->npool++] = nm != NULL && nm[0] != '\0' ? nm : "??";
 		n++;
 		fn = d->fn[fn].inlined ? d->fn[fn].caller : NONE;
@@ -1439,6 +1890,50 @@ fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
 	d->h[k].n = n + 1;
 	*names = n > 0 ? d->pool + at : nonames;
 	return n;
+}
+
+size_t
+fold_dwarf_srclines(struct fold_dwarf *d, uint64_t addr, const char **files,
+    unsigned *lns, size_t max)
+{
+	const char *const *nm;
+	size_t n, k, i, nc, at;
+	const char *f = NULL;
+	uint32_t l = 0, fn;
+
+	n = fold_dwarf_inlines(d, addr, &nm);
+	if (n == 0)
+		return 0;
+	at = (size_t)(nm - d->pool);
+	/* the innermost: the line table of its unit (or, with no function,
+	 * of the first unit with a row there), else its symbol's file */
+	fn = d->pfn[at];
+	if (fn != NONE)
+		(void)lookup_line(d, &d->u[d->fn[fn].unit], addr, &f, &l);
+	else if (d->s[S_INFO] != NULL) {
+		nc = candidates(d, addr);
+		for (i = 0; i < nc; i++)
+			if (lookup_line(d, &d->u[d->cand[i]], addr, &f, &l))
+				break;
+	}
+	if (f == NULL)
+		for (k = d->nfb; k-- > 0;)
+			if (d->fb[k].addr == addr) {
+				f = base(d->fb[k].file);
+				break;
+			}
+	for (i = 0; i < n && i < max; i++) {
+		if (i > 0) {	/* where the one before is inlined */
+			const struct func *c = &d->fn[d->pfn[at + i - 1]];
+
+			f = c->cfile == NONE ? NULL :
+			    ufile(d, &d->u[c->unit], c->cfile);
+			l = c->cline;
+		}
+		files[i] = f;
+		lns[i] = l;
+	}
+	return n < max ? n : max;
 }
 
 void
@@ -1465,6 +1960,11 @@ fold_dwarf_free(struct fold_dwarf *d)
 	free(d->pool);
 	free(d->cand);
 	free(d->sym);
+	free(d->pfn);
+	free(d->fb);
+	free(d->lr);
+	free(d->seq);
+	free(d->lf);
 	fold_elf_free(d->own_elf[1]);
 	fold_elf_free(d->own_elf[0]);
 	free(d);

@@ -434,6 +434,15 @@ struct fold_dwarf *fold_dwarf_new(const struct fold_elf *e, const char **why);
 struct fold_dwarf *fold_dwarf_open(const char *path, const char **why);
 size_t fold_dwarf_inlines(struct fold_dwarf *d, uint64_t addr,
     const char *const **names);
+/*
+ * fold_dwarf_srclines(): the source lines addr2line -i -s prints beside
+ * those names (the innermost's from the line table, .debug_line of DWARF
+ * 2 to 5; each caller's from the call site of the function inlined in
+ * it): up to max of them into files[] (the file's base name, NULL where
+ * unknown: "??") and lns[] (0 where unknown: "?"); how many.
+ */
+size_t fold_dwarf_srclines(struct fold_dwarf *d, uint64_t addr,
+    const char **files, unsigned *lns, size_t max);
 const char *fold_dwarf_problem(const struct fold_dwarf *d);
 void fold_dwarf_free(struct fold_dwarf *d);
 

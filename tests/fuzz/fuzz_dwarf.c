@@ -1,6 +1,7 @@
 /* fuzz_dwarf - the DWARF reader (inlined functions) over any bytes taken
  * as an ELF file: units, abbreviations, forms, references, range lists,
- * compressed sections, the ELF symbol fallback; lookups at addresses from
+ * compressed sections, the ELF symbol fallback, line tables (source
+ * lines); lookups at addresses from
  * the input and across its sections, each asked twice (the answer must
  * not change), every name inside the input or the reader's copies. */
 #include "fuzz.h"
@@ -22,6 +23,17 @@ ask(struct fold_dwarf *d, uint64_t a)
 	for (i = 0; i < n; i++)
 		if (nm2[i] != nm[i])
 			abort();
+	{	/* and their source lines (the line tables) */
+		const char *files[8];
+		unsigned lines[8];
+		size_t k = fold_dwarf_srclines(d, a, files, lines, 8);
+
+		if (k > n || k > 8)
+			abort();
+		for (i = 0; i < k; i++)
+			if (files[i] != NULL && strlen(files[i]) > (1u << 30))
+				abort();
+	}
 }
 
 int

@@ -1,8 +1,10 @@
 /* dwarfinl - the inlined functions lib/symbols/dwarf.c finds, for the
- * tests: dwarfinl FILE [ADDR ...] (hex; or one per line on stdin) prints,
- * for each address, the names innermost first, one per line, as
+ * tests: dwarfinl [-l] FILE [ADDR ...] (hex; or one per line on stdin)
+ * prints, for each address, the names innermost first, one per line, as
  * `addr2line -i -f -e FILE ADDR` prints its function lines ("??" and one
- * line when nothing holds it), then a line "--". */
+ * line when nothing holds it), then a line "--".  With -l each name is
+ * followed by its FILE:LINE line as `addr2line -i -f -s` prints it (without
+ * its discriminator); found by fold_dwarf_open() (FILE's debug file). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,18 +12,37 @@
 #include "fold.h"
 #include "symbols/symbols.h"
 
+static int lflag;
+
 static void
 one(struct fold_dwarf *d, const char *s)
 {
 	const char *const *nm;
-	size_t n, i;
+	const char *files[64];
+	unsigned lines[64];
+	size_t n, i, nl = 0;
 	uint64_t a = strtoull(s, NULL, 16);
 
 	n = d != NULL ? fold_dwarf_inlines(d, a, &nm) : 0;
-	if (n == 0)
+	if (lflag && n > 0)
+		nl = fold_dwarf_srclines(d, a, files, lines, 64);
+	if (n == 0) {
 		puts("??");
-	for (i = 0; i < n; i++)
+		if (lflag)
+			puts("??:0");
+	}
+	for (i = 0; i < n; i++) {
 		puts(nm[i]);
+		if (!lflag)
+			continue;
+		if (i >= nl)
+			puts("(more)");
+		else if (lines[i] != 0)
+			printf("%s:%u\n", files[i] != NULL ? files[i] : "??",
+			    lines[i]);
+		else
+			printf("%s:?\n", files[i] != NULL ? files[i] : "??");
+	}
 	puts("--");
 }
 
@@ -35,13 +56,24 @@ main(int argc, char **argv)
 	int i;
 
 	fold_init(argv[0]);
+	if (argc > 1 && strcmp(argv[1], "-l") == 0) {
+		lflag = 1;
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: dwarfinl FILE [ADDR ...]\n");
+		fprintf(stderr, "usage: dwarfinl [-l] FILE [ADDR ...]\n");
 		return 2;
 	}
-	if ((e = fold_elf_open(argv[1], &why)) == NULL)
-		fold_die(1, "%s: %s", argv[1], why);
-	d = fold_dwarf_new(e, &why);
+	if (lflag) {
+		e = NULL;
+		if ((d = fold_dwarf_open(argv[1], &why)) == NULL)
+			fold_die(1, "%s: %s", argv[1], why != NULL ? why : "?");
+	} else {
+		if ((e = fold_elf_open(argv[1], &why)) == NULL)
+			fold_die(1, "%s: %s", argv[1], why);
+		d = fold_dwarf_new(e, &why);
+	}
 	if (why != NULL)
 		fprintf(stderr, "dwarfinl: %s: %s\n", argv[1], why);
 	for (i = 2; i < argc; i++)
