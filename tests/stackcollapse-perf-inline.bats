@@ -168,6 +168,18 @@ lines() {
 	true
 }
 
+@test "link-time optimization: abstract origins in other units (DW_FORM_ref_addr)" {
+	command -v g++ > /dev/null || skip "no g++"
+	g++ -O2 -g -flto -o "$T/lto" "$D/src/cpp.cc" 2> /dev/null || skip "no LTO here"
+	readelf --debug-dump=abbrev "$T/lto" | grep -q DW_FORM_ref_addr
+	same "$T/lto" 3000
+	[ "$(cat "$T/ninl")" -gt 100 ]
+	lines "$T/lto" 3000
+	gcc -O2 -g -flto -o "$T/ltoc" "$BATS_TEST_DIRNAME/../examples/workload/minidb.c" -pthread
+	same "$T/ltoc"
+	lines "$T/ltoc"
+}
+
 @test "an address asked twice gets the same answer (perf asks each once)" {
 	local f
 	f=$(ls "$D"/buildid/tmp/foldkit-pd/dwcxx/*/elf)
