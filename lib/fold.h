@@ -37,6 +37,8 @@
  *   perf/     perf.h     perf script text and perf.data to folded stacks;
  *                        --call-graph dwarf stacks unwound
  *   dtrace/   dtrace.h   DTrace and bpftrace output to folded stacks
+ *   pprof/    pprof.h    pprof profiles (profile.proto, gzip or raw) to
+ *                        folded stacks; the protobuf wire format
  *
  * This header includes base.h, which every tool and unit needs; a tool or
  * unit includes the headers of the other domains it uses.

@@ -87,6 +87,7 @@ for t in stackcollapse-dtrace flamegraph-svg; do
 	[ -x "$bin/$t" ] && [ -f "$top/tests/bench/$t.sh" ] && . "$top/tests/bench/$t.sh"
 done
 [ -x "$bin/folddiff" ] && . "$top/tests/bench/folddiff.sh"
+[ -x "$bin/stackcollapse-pprof" ] && . "$top/tests/bench/pprof.sh"
 
 . "$top/tests/bench/shapes.sh"
 

@@ -1,0 +1,3 @@
+module foldkit/pprofwork
+
+go 1.19
