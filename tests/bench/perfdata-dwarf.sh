@@ -39,13 +39,15 @@ if [ -s "$pdw" ]; then
 	td=$(pd_best "$sc $pdw")
 	to=$(pd_best "$sc --no-inline $pdw")
 	tc=$(pd_best "cat $pdw")
+	tf=$(pd_best "./floor ustack $pdw")
 	set -- $(./runstat /dev/null "$sc" "$pdw")
-	awk -v n="$nw" -v s="$sw" -v ti="$ti" -v tn="$tn" -v td="$td" -v to="$to" -v tc="$tc" \
+	awk -v n="$nw" -v s="$sw" -v ti="$ti" -v tn="$tn" -v td="$td" -v to="$to" -v tc="$tc" -v tf="$tf" \
 	    -v rss="$2" 'BEGIN {
 		printf "perf script | s-perf   dwarf,64000, minieth (Rust)        %6.3f s  (%d samples, %.0f MB; inlined frames)\n", ti, n, s / 1e6
 		printf "stackcollapse-perf                 same perf.data          %6.3f s  %5.1fx   %.1f MB RSS\n", td, ti / td, rss / 1024
 		printf "perf script --no-inline | s-perf  same perf.data          %6.3f s\n", tn
 		printf "stackcollapse-perf --no-inline     same perf.data          %6.3f s  %5.1fx\n", to, tn / to
 		printf "floor: cat of the file             same perf.data          %6.3f s\n", tc
+		printf "floor: each sample found (mapped)  same perf.data          %6.3f s  (its header and dyn_size word; 50x would be %.3f s, 10x --no-inline %.3f s)\n", tf, ti / 50, tn / 10
 	}'
 fi
