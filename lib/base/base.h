@@ -50,6 +50,10 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* A file named on the command line, opened to be read: "-" is standard
+ * input (*name "<stdin>"), else *name is arg.  Its descriptor, or -1
+ * after "prog: name: why" on standard error. */
+int fold_open_arg(const char *arg, const char **name);
 /*
  * Make the pages of [p, p + n) resident now, many in one call (mlock,
  * munlock): where a page fault is dear (a virtual machine: ~10 us each) a

@@ -1,6 +1,8 @@
 /* util.c - program name, messages, allocation that cannot fail. */
 #include <sys/mman.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -178,4 +180,19 @@ fold_grow_slow(void *arrp, size_t *cap, size_t need, size_t elsize)
 		fold_prefault(*arr + *cap * elsize, (ncap - *cap) * elsize);
 	memset(*arr + *cap * elsize, 0, (ncap - *cap) * elsize);
 	*cap = ncap;
+}
+
+int
+fold_open_arg(const char *arg, const char **name)
+{
+	int fd;
+
+	if (strcmp(arg, "-") == 0) {
+		*name = "<stdin>";
+		return 0;
+	}
+	*name = arg;
+	if ((fd = open(arg, O_RDONLY)) < 0)
+		fold_warn("%s: %s", arg, strerror(errno));
+	return fd;
 }

@@ -106,17 +106,9 @@ src_open(struct src *s, const char *path)
 
 	memset(s, 0, sizeof(*s));
 	s->path = path;
-	if (strcmp(path, "-") == 0) {
-		s->fd = 0;
-		s->name = "<stdin>";
-	} else {
-		s->name = path;
-		s->fd = open(path, O_RDONLY);
-		if (s->fd < 0) {
-			fold_warn("%s: %s", path, strerror(errno));
-			D.status = 1;
-			return;
-		}
+	if ((s->fd = fold_open_arg(path, &s->name)) < 0) {
+		D.status = 1;
+		return;
 	}
 	/* A regular file read from its start (stdin may have been read
 	 * from already: then it is read as a stream) is mapped. */

@@ -2782,16 +2782,9 @@ fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
 	}
 	for (i = 0; i < nfiles; i++) {
 		err = 0;
-		if (strcmp(files[i], "-") == 0) {
-			fd = 0;
-			name = "<stdin>";
-		} else {
-			name = files[i];
-			if ((fd = open(name, O_RDONLY)) < 0) {
-				fold_warn("%s: %s", name, strerror(errno));
-				p->status = 1;
-				continue;
-			}
+		if ((fd = fold_open_arg(files[i], &name)) < 0) {
+			p->status = 1;
+			continue;
 		}
 		n = readn(fd, head, 8, name, &err);
 		if (err)

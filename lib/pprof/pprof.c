@@ -1366,16 +1366,9 @@ fold_pprof_run(struct fold_pprof *p, int nfiles, char **files)
 	}
 	p->st->nfiles = nfiles;
 	for (i = 0; i < nfiles; i++) {
-		if (strcmp(files[i], "-") == 0) {
-			name = "<stdin>";
-			fd = 0;
-		} else {
-			name = files[i];
-			if ((fd = open(name, O_RDONLY)) < 0) {
-				fold_warn("%s: %s", name, strerror(errno));
-				p->status = 1;
-				continue;
-			}
+		if ((fd = fold_open_arg(files[i], &name)) < 0) {
+			p->status = 1;
+			continue;
 		}
 		/* a regular file is mapped (its pages are not copied), from
 		 * where stdin stands; the rest is read */
