@@ -180,6 +180,21 @@ lines() {
 	lines "$T/ltoc"
 }
 
+@test "a range list of 260,000 entries: read within bounds, no quadratic hang" {
+	command -v gcc > /dev/null && command -v objcopy > /dev/null || skip "no gcc or objcopy"
+	local i
+	gcc -O2 -gdwarf-4 -o "$T/prog" "$BATS_TEST_DIRNAME/../examples/workload/minidb.c" -pthread
+	readelf -SW "$T/prog" | grep -q '\.debug_ranges' || skip "no .debug_ranges"
+	# every list of the section: the same range over and over, unended
+	printf '\000\020\000\000\000\000\000\000\000\040\000\000\000\000\000\000' > "$T/r"
+	for i in $(seq 18); do cat "$T/r" "$T/r" > "$T/r2"; mv "$T/r2" "$T/r"; done
+	objcopy --update-section .debug_ranges="$T/r" "$T/prog" "$T/bomb"
+	addrs "$T/bomb" 200 > "$T/addrs"
+	run --separate-stderr timeout 60 "$DWARFINL" "$T/bomb" < "$T/addrs"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"too many ranges"* ]] || [[ "$stderr" == *"range list"* ]]
+}
+
 @test "an address asked twice gets the same answer (perf asks each once)" {
 	local f
 	f=$(ls "$D"/buildid/tmp/foldkit-pd/dwcxx/*/elf)

@@ -88,6 +88,9 @@ enum { AT_NAME = 0x03, AT_LOW_PC = 0x11, AT_HIGH_PC = 0x12, AT_LANGUAGE = 0x13,
 #define MAXDEPTH 4096		/* DIE nesting followed */
 #define MAXCHAIN 1025		/* perf reads 1 + 1024 inlined frames */
 #define MAXRANGES (1u << 20)	/* entries of one range list */
+#define WALKMAX (1u << 16)	/* ranges looked at for one address */
+#define MERGEMAX 64		/* ranges of a function joined as binutils
+				   joins them; past that, only added */
 #define MAXREFS 100		/* DW_AT_specification followed */
 
 struct abbr {
@@ -164,6 +167,7 @@ struct fold_dwarf {
 	uint64_t n[NSEC];
 	unsigned char *own[NSEC];	/* inflated sections */
 	uint64_t strend[NSEC];	/* string sections: just past the last NUL */
+	uint64_t rleft;		/* range list entries left to read */
 	int be;
 	const char *problem;
 	struct abtab *tab;
@@ -216,6 +220,14 @@ struct fold_dwarf {
 };
 
 /* ---- reading ---------------------------------------------------------- */
+
+/* The first thing found wrong, kept for fold_dwarf_problem(). */
+static void
+problem(struct fold_dwarf *d, const char *why)
+{
+	if (d->problem == NULL)
+		d->problem = why;
+}
 
 struct cur {
 	const unsigned char *p, *end;
@@ -548,8 +560,10 @@ arange(struct fold_dwarf *d, uint64_t lo, uint64_t hi)
 		d->ntmp = 1;
 		return;
 	}
-	/* binutils' list: the first, then the others newest first */
-	for (i = 0; i < d->ntmp; i++) {
+	/* binutils' list: the first, then the others newest first (past
+	 * MERGEMAX ranges, which no compiler writes for a function, they
+	 * are only added: the joining is quadratic) */
+	for (i = 0; i < d->ntmp && d->ntmp < MERGEMAX; i++) {
 		struct frange *r = &d->tmp[i == 0 ? 0 : d->ntmp - i];
 
 		if (lo == r->hi) {
@@ -568,8 +582,24 @@ arange(struct fold_dwarf *d, uint64_t lo, uint64_t hi)
 }
 
 /* The range list of v (DW_AT_ranges) into arange(); 0 if it is damaged. */
+static int ranges1(struct fold_dwarf *d, const struct unit *u,
+    const struct val *v);
+
 static int
 ranges(struct fold_dwarf *d, const struct unit *u, const struct val *v)
+{
+	if (d->rleft == 0) {	/* lists read over and over: hostile */
+		problem(d, "range lists read too often: the rest left out");
+		return 1;
+	}
+	return ranges1(d, u, v);
+}
+
+/* The entries of a range list, within the budget d->rleft (a list is read
+ * once per DIE that names it: the total is bounded by a few times the
+ * sections' size, whatever a damaged file's DIEs point at). */
+static int
+ranges1(struct fold_dwarf *d, const struct unit *u, const struct val *v)
 {
 	uint64_t off = v->v, base = u->base, lo = 0, hi = 0, n, maxa;
 	struct cur c;
@@ -584,7 +614,7 @@ ranges(struct fold_dwarf *d, const struct unit *u, const struct val *v)
 		c.end = d->s[S_RANGES] + d->n[S_RANGES];
 		c.bad = 0;
 		maxa = u->asz == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * u->asz)) - 1;
-		for (n = 0; n < MAXRANGES; n++) {
+		for (n = 0; n < MAXRANGES && d->rleft > 0; n++, d->rleft--) {
 			lo = rd(&c, d, u->asz);
 			hi = rd(&c, d, u->asz);
 			if (c.bad)
@@ -610,7 +640,8 @@ ranges(struct fold_dwarf *d, const struct unit *u, const struct val *v)
 	c.p = d->s[S_RNGLISTS] + off;
 	c.end = d->s[S_RNGLISTS] + d->n[S_RNGLISTS];
 	c.bad = 0;
-	for (n = 0; n < MAXRANGES && !c.bad; n++) {
+	for (n = 0; n < MAXRANGES && !c.bad && d->rleft > 0; n++,
+	    d->rleft--) {
 		int kind = (int)rd(&c, d, 1);
 
 		switch (kind) {
@@ -649,12 +680,6 @@ ranges(struct fold_dwarf *d, const struct unit *u, const struct val *v)
 
 /* ---- line tables (for source lines: fold_dwarf_srclines()) ------------ */
 
-static void
-problem(struct fold_dwarf *d, const char *why)
-{
-	if (d->problem == NULL)
-		d->problem = why;
-}
 
 static int64_t
 sleb(struct cur *c)
@@ -1449,6 +1474,9 @@ fold_dwarf_new(const struct fold_elf *e, const char **why)
 		} else if (w != NULL && *why == NULL)
 			*why = w;
 	}
+	/* an entry takes 16 bytes of .debug_ranges, 2 or more of
+	 * .debug_rnglists: each list read twice at most, on average */
+	d->rleft = d->n[S_RANGES] / 8 + d->n[S_RNGLISTS] + 65536;
 	for (i = S_STR; i <= S_LINESTR; i++)
 		for (d->strend[i] = d->n[i]; d->strend[i] > 0 &&
 		    d->s[i][d->strend[i] - 1] != 0; d->strend[i]--)
@@ -1564,7 +1592,7 @@ fold_dwarf_problem(const struct fold_dwarf *d)
 static uint32_t
 innermost(struct fold_dwarf *d, struct unit *u, uint64_t addr)
 {
-	size_t lo, hi, i;
+	size_t lo, hi, i, k;
 	uint64_t best = UINT64_MAX;
 	uint32_t fn = NONE;
 
@@ -1580,7 +1608,8 @@ innermost(struct fold_dwarf *d, struct unit *u, uint64_t addr)
 		else
 			hi = mid;
 	}
-	for (i = lo; i-- > u->r0 && d->frmax[i] > addr;) {
+	for (i = lo, k = 0; i-- > u->r0 && d->frmax[i] > addr &&
+	    k++ < WALKMAX;) {
 		const struct frange *r = &d->fr[i];
 		uint64_t len = r->hi - r->lo;
 
