@@ -195,6 +195,20 @@ lines() {
 	[[ "$stderr" == *"too many ranges"* ]] || [[ "$stderr" == *"range list"* ]]
 }
 
+@test "debug sections compressed with zstd: said once, the ELF symbols' names instead" {
+	command -v gcc > /dev/null && command -v objcopy > /dev/null || skip "no gcc or objcopy"
+	gcc -O2 -g -o "$T/prog" "$BATS_TEST_DIRNAME/../examples/workload/minidb.c" -pthread
+	objcopy --compress-debug-sections=zstd "$T/prog" "$T/zstd" 2> /dev/null || skip "objcopy without zstd"
+	readelf -SW "$T/zstd" | grep -q 'debug_info.*C'
+	addrs "$T/zstd" 300 > "$T/addrs"
+	run --separate-stderr "$DWARFINL" "$T/zstd" < "$T/addrs"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$stderr" | grep -c 'compressed with zstd: not read')" -eq 1 ]
+	# one name an address, none of them inlined
+	! printf '%s\n' "$output" | awk '$0 == "--" { if (n > 1) bad = 1; n = 0; next } { n++ } END { exit !bad }'
+	printf '%s\n' "$output" | grep -qx main
+}
+
 @test "an address asked twice gets the same answer (perf asks each once)" {
 	local f
 	f=$(ls "$D"/buildid/tmp/foldkit-pd/dwcxx/*/elf)
