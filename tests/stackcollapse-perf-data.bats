@@ -555,6 +555,29 @@ same_inline() {
 	[[ "$output" == *";main;top.constprop.0;mid.constprop.0;leaf.constprop.0 "* ]]
 }
 
+@test "dwarf inline: damaged debug information: said once, the rest read, never a crash" {
+	local t=$BATS_TEST_TMPDIR elf off size i
+	cp -r "$B" "$t/b"
+	elf=$(ls "$t"/b/tmp/foldkit-pd/dwcxx/*/elf)
+	read -r off size < <(readelf -SW "$elf" | sed -n 's/^ *\[ *[0-9]*\] *//p' |
+		awk '$1 == ".debug_info" { print $4, $5 }')
+	off=$((16#$off))
+	size=$((16#$size))
+	for i in 1 2 3 4 5 6 7 8; do
+		"$TESTBIN/randbytes" 64 "$i" | dd of="$elf" bs=1 seek=$((off + (i * 7919) % size)) \
+			conv=notrunc status=none
+	done
+	run --separate-stderr timeout 60 "$BIN/stackcollapse-perf" --buildid-dir "$t/b" "$D/dwcxx.data"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$stderr" | grep -c '/tmp/foldkit-pd/dwcxx: debug information: ')" -eq 1 ]
+	# the same samples, every line a stack and a count
+	[ "$(printf '%s\n' "$output" | awk '{ s += $NF } END { print s }')" = \
+	  "$(awk '{ s += $NF } END { print s }' "$D/dwcxx.inl.dm.folded")" ]
+	printf '%s\n' "$output" | while IFS= read -r l; do
+		[[ "$l" =~ ^[^\ ].*\ [0-9]+$ ]] || { echo "bad line: $l"; exit 1; }
+	done
+}
+
 @test "dwarf inline: live: record now, the same stacks as perf script" {
 	command -v perf > /dev/null || skip "perf is not installed"
 	command -v g++ > /dev/null || skip "no C++ compiler"

@@ -53,7 +53,7 @@ struct hcache {
 
 struct a2l {			/* a module's DWARF, for --inline */
 	struct fold_dwarf *dw;
-	int dwtried;
+	int dwtried, reported;
 };
 
 struct fold_perf_st {
@@ -314,6 +314,12 @@ dw_chain(struct fold_perf *p, const char *mod, size_t mlen,
 			break;
 	}
 	k = fold_dwarf_inlines(x->dw, a, &nm);
+	if (!x->reported && (why = fold_dwarf_problem(x->dw)) != NULL) {
+		x->reported = 1;	/* damage found while reading: once */
+		if (!(st->flags & FOLD_PERF_QUIET))
+			fold_warn("--inline: '%.*s': debug information: %s",
+			    (int)mlen, mod, why);
+	}
 	if (k > 0 && (st->flags & FOLD_PERF_CONTEXT)) {
 		fold_grow(&st->sfile, &st->sfilecap, k, sizeof(*st->sfile));
 		fold_grow(&st->sline, &st->slinecap, k, sizeof(*st->sline));

@@ -59,7 +59,7 @@ struct fold_dso {
 	unsigned char *cfibuf;	/* a compressed .debug_frame, inflated */
 	int cfidone;
 	struct fold_dwarf *dwarf;	/* its DWARF, once asked for */
-	int dwarfdone;
+	int dwarfdone, dwreported;
 	uint64_t textoff;	/* perf's text_offset */
 	/* why no file could be used: reported by the caller's thread */
 	const char *why;
@@ -868,6 +868,9 @@ size_t
 fold_symsrc_inlines(struct fold_symsrc *s, struct fold_dso *d, uint64_t off,
     const char *const **names)
 {
+	const char *why;
+	size_t n;
+
 	ensure(s, d);
 	if (d->kind != D_ELF)
 		return 0;
@@ -875,7 +878,13 @@ fold_symsrc_inlines(struct fold_symsrc *s, struct fold_dso *d, uint64_t off,
 		make_dwarf(s, d);
 	if (d->dwarf == NULL)
 		return 0;
-	return fold_dwarf_inlines(d->dwarf, off + d->textoff, names);
+	n = fold_dwarf_inlines(d->dwarf, off + d->textoff, names);
+	if (!d->dwreported && (why = fold_dwarf_problem(d->dwarf)) != NULL) {
+		d->dwreported = 1;	/* damage found while reading: once */
+		if (!(s->flags & FOLD_SYMSRC_QUIET))
+			fold_warn("%s: debug information: %s", d->path, why);
+	}
+	return n;
 }
 
 int
