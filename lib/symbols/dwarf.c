@@ -168,6 +168,7 @@ struct fold_dwarf {
 	unsigned char *own[NSEC];	/* inflated sections */
 	uint64_t strend[NSEC];	/* string sections: just past the last NUL */
 	uint64_t rleft;		/* range list entries left to read */
+	int linesread;		/* .debug_line looked for */
 	int be;
 	const char *problem;
 	struct abtab *tab;
@@ -815,6 +816,18 @@ lines(struct fold_dwarf *d, struct unit *u)
 	u->q0 = u->q1 = d->nseq;
 	u->f0 = d->nlf;
 	u->nf = 0;
+	if (!d->linesread) {	/* .debug_line, inflated if need be, once */
+		struct fold_elf_sec sec;
+		const char *w;
+
+		d->linesread = 1;
+		if (fold_elf_section_plain(d->elf, secname[S_LINE], &sec,
+		    &d->own[S_LINE], &w) != NULL) {
+			d->s[S_LINE] = sec.p;
+			d->n[S_LINE] = sec.size;
+		} else if (w != NULL)
+			problem(d, w);
+	}
 	if (d->s[S_LINE] == NULL || u->stmt >= d->n[S_LINE])
 		return;
 	c.p = d->s[S_LINE] + u->stmt;
@@ -1467,6 +1480,8 @@ fold_dwarf_new(const struct fold_elf *e, const char **why)
 	d->elf = e;
 	(void)fold_elf_kind(e, &is64, &d->be);
 	for (i = 0; i < NSEC; i++) {
+		if (i == S_LINE)	/* read with the first source line */
+			continue;
 		if (fold_elf_section_plain(e, secname[i], &sec, &d->own[i],
 		    &w) != NULL) {
 			d->s[i] = sec.p;
