@@ -300,6 +300,7 @@ table(const struct fold_dwarf *d, int sec, uint64_t base, uint64_t i,
     unsigned n, int *ok)
 {
 	struct cur c;
+	uint64_t v;
 
 	*ok = 0;
 	if (d->s[sec] == NULL || base > d->n[sec] || i > d->n[sec] / n ||
@@ -308,13 +309,9 @@ table(const struct fold_dwarf *d, int sec, uint64_t base, uint64_t i,
 	c.p = d->s[sec] + base + i * n;
 	c.end = d->s[sec] + d->n[sec];
 	c.bad = 0;
-	*ok = 1;
-	{
-		uint64_t v = rd(&c, d, n);
-
-		*ok = !c.bad;
-		return v;
-	}
+	v = rd(&c, d, n);
+	*ok = !c.bad;
+	return v;
 }
 
 /* ---- forms ------------------------------------------------------------ */
