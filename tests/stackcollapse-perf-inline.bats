@@ -168,6 +168,13 @@ lines() {
 	true
 }
 
+@test "a line table with rows out of address order: the lines addr2line gives" {
+	command -v cc > /dev/null || skip "no C compiler"
+	cc -nostdlib -no-pie -o "$T/ooo" "$BATS_TEST_DIRNAME/data/dwarf/ooo.s" 2> /dev/null || skip "cannot assemble"
+	lines "$T/ooo" 5
+	grep -qx 'ooo.c:30' "$T/ours"
+}
+
 @test "link-time optimization: abstract origins in other units (DW_FORM_ref_addr)" {
 	command -v g++ > /dev/null || skip "no g++"
 	g++ -O2 -g -flto -o "$T/lto" "$D/src/cpp.cc" 2> /dev/null || skip "no LTO here"

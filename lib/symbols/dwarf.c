@@ -54,7 +54,9 @@
  *    table (.debug_line, versions 2 to 5) holding the address, binutils'
  *    way: a row at the address of the row before it replaces it,
  *    sequences by start with nested ones dropped and overlapping ones
- *    trimmed, each sequence starting at file 1 (file 0 in DWARF 5); a
+ *    trimmed, a sequence's rows in address order but its start where
+ *    its first row was written, each sequence starting at file 1 (file 0
+ *    in DWARF 5); a
  *    caller's line is the call site (DW_AT_call_file, DW_AT_call_line) of
  *    the function inlined in it; files by base name (addr2line -s).
  *
@@ -751,16 +753,51 @@ entries(struct fold_dwarf *d, struct cur *c, const struct unit *lu, int files)
 	return !c->bad;
 }
 
+/* Rows a[0..n) in address order, stable (binutils' add_line_info() keeps
+ * a sequence sorted as rows come): a merge sort through tmp (n rows). */
+static void
+rowsort(struct lrow *a, struct lrow *tmp, size_t n)
+{
+	size_t w, i, l, m, r, k;
+
+	for (w = 1; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			l = i;
+			m = i + w < n ? i + w : n;
+			r = i + 2 * w < n ? i + 2 * w : n;
+			for (k = i; k < r; k++)
+				tmp[k] = l < m && (m >= r ||
+				    a[l].addr <= a[m].addr) ? a[l++] : a[m++];
+		}
+		memcpy(a, tmp, n * sizeof(*a));
+	}
+}
+
+/*
+ * A sequence ended: its rows put in address order (the end row last), as
+ * binutils keeps them, its start the first row's address as written (a
+ * lower one written later does not move it: binutils finds no row there).
+ */
 static void
 endseq(struct fold_dwarf *d, size_t r0, size_t order)
 {
 	struct lseq q;
+	size_t i, n = d->nlr - r0;
 
-	if (d->nlr - r0 < 2)	/* the end alone: no address in it */
+	if (n < 2)		/* the end alone: no address in it */
 		return;
+	q.lo = d->lr[r0].addr;
+	for (i = r0 + 1; i + 1 < d->nlr; i++)
+		if (d->lr[i].addr < d->lr[i - 1].addr)
+			break;
+	if (i + 1 < d->nlr) {
+		struct lrow *tmp = xmalloc((n - 1) * sizeof(*tmp));
+
+		rowsort(d->lr + r0, tmp, n - 1);
+		free(tmp);
+	}
 	q.r0 = r0;
 	q.r1 = d->nlr;
-	q.lo = d->lr[r0].addr;
 	q.hi = d->lr[d->nlr - 1].addr;
 	q.order = order;
 	fold_grow(&d->seq, &d->seqcap, d->nseq + 1, sizeof(*d->seq));
