@@ -724,3 +724,68 @@ order_input() {
 	cmp "$BATS_TEST_TMPDIR/named.svg" "$BATS_TEST_TMPDIR/stdin.svg"
 	! cmp -s "$BATS_TEST_TMPDIR/named.svg" "$BATS_TEST_TMPDIR/map.svg"
 }
+
+@test "a differential line with no stack (' 4 8') is skipped and reported, not a box named ' 4' (#34)" {
+	for l in ' 4 8' '  4 8' ' 4.5 8' $'\t4 8'; do
+		run --separate-stderr fg < <(printf '%s\na 1 1\n' "$l")
+		[ "$status" -eq 0 ]
+		xml_ok
+		[ "$(boxes <<< "$output" | grep -o '<title>[^<]*' | tr '\n' '|')" = '<title>all (1 samples, 100%)|<title>a (1 samples, 100.00%; 0.00%)|' ]
+		[ "$stderr" = 'flamegraph-svg: <stdin>:1: no stack before the count (1 invalid line skipped)' ]
+	done
+	# only such lines: no valid input
+	run fg < <(printf ' 4 8\n  1 2\n')
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'no valid input'* ]]
+	# --strict: an error at that line
+	run fg --strict < <(printf 'a 1 1\n 4 8\n')
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'<stdin>:2: invalid line: no stack before the count'* ]]
+	# a stack of one blank frame before two counts is still a stack
+	run fg < <(printf 'a;  4 8\n')
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'<title>  (8 samples'* ]]
+}
+
+@test "differential colours scaled by the largest change of any box, the root's too; channels held in 0..255 (#34)" {
+	for o in '' --flamechart; do
+		run fg $o < <(printf ';; 0 10\na 0 5\n')
+		[ "$status" -eq 0 ]
+		xml_ok
+		[ "$(rect_attr fill all <<< "$output")" = "rgb(255,0,0)" ]
+		[ "$(rect_attr fill a <<< "$output")" = "rgb(255,105,105)" ]
+		run fg $o --negate < <(printf ';; 0 10\na 0 5\n')
+		[ "$(rect_attr fill all <<< "$output")" = "rgb(0,0,255)" ]
+		[ "$(rect_attr fill a <<< "$output")" = "rgb(105,105,255)" ]
+		# every fill of a differential graph is a colour of 0..255
+		run fg $o < <(printf ';; 9 0\n;a 0 3\nb;; 1 7\n')
+		! grep -o 'fill="rgb([^"]*)"' <<< "$output" | tr -c '0-9\n' ' ' |
+			awk '{ for (i = 1; i <= NF; i++) if ($i > 255) bad = 1 } END { exit !bad }'
+		[ "$(rect_attr fill all <<< "$output")" = "rgb(0,0,255)" ]
+	done
+}
+
+@test "chain palette: a ';' after a stack with '--' is no frame, no empty waker box (#34)" {
+	run fg --colors chain < <(printf 'a;--;b; 7\n')
+	[ "$status" -eq 0 ]
+	[ "$(boxes <<< "$output" | grep -o '<title>[^ ]*' | tr '\n' ' ')" = '<title>all <title>a <title>-- <title>b ' ]
+}
+
+@test "differential: a box's change sums its lines, wherever they sort (flamegraph.pl keeps the first's)" {
+	# b's change: +2 (b;;) plus nothing else; the largest is b's own
+	run fg --hash < <(printf 'b;--;x 4 2\nb;; 5 7\n')
+	[ "$(rect_attr fill b <<< "$output")" = "rgb(255,0,0)" ]
+	# the same stack on two lines: -1 and -1, the largest change
+	run fg --hash < <(printf 'x 2 1\nx; 4 3\ny 1 2\n')
+	[ "$(rect_attr fill x <<< "$output")" = "rgb(0,0,255)" ]
+	[ "$(rect_attr fill y <<< "$output")" = "rgb(255,105,105)" ]
+	# the root's change from ';;' also when another stack sorts first
+	run fg --hash < <(printf '%s\n' '-- 6 2' ';;; 2 6')
+	[ "$(rect_attr fill all <<< "$output")" = "rgb(255,0,0)" ]
+}
+
+@test "a stack of count 0 does not replace a box of the same name and depth (flamegraph.pl loses c;f)" {
+	run fg --hash --minwidth 0 < <(printf 'a;-- 6\nf;f;f; 0\nc;f 10\nb;-- 8\nx y;main 10\n')
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'<title>f (10 samples, 29.41%)'* ]]
+}

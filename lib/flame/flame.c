@@ -1105,6 +1105,13 @@ struct writer {
 	int havepm;
 };
 
+/* A colour channel from a value: truncated, and held in 0..255. */
+static int
+clampch(double v)
+{
+	return v <= 0 ? 0 : v >= 255 ? 255 : (int)v;
+}
+
 static uint32_t
 node_color(struct writer *w, const struct node *n, const char *name,
     size_t len)
@@ -1118,12 +1125,13 @@ node_color(struct writer *w, const struct node *n, const char *name,
 		double d = w->o->negate ? -n->delta : n->delta, m = w->maxdelta;
 		int v;
 
+		/* |d| <= m, so v is in 0..210; clamped all the same */
 		if (d > 0) {
-			v = (int)(210 * (m - d) / m);
+			v = clampch(210 * (m - d) / m);
 			return RGB(255, v, v);
 		}
 		if (d < 0) {
-			v = (int)(210 * (m + d) / m);
+			v = clampch(210 * (m + d) / m);
 			return RGB(v, v, 255);
 		}
 		return RGB(255, 255, 255);
@@ -1429,14 +1437,15 @@ fold_flame_write(struct fold_flame *f, int frac, int diff)
 	w.wpt = (o->width - 20) / w.timemax;
 	minw = o->minpct ? w.timemax * o->minwidth / 100 : o->minwidth / w.wpt;
 	w.maxdelta = 1;
+	/* The largest delta of any box, the root's included (the stacks of
+	 * empty frames end there): no box is coloured past it. */
 	if (diff && o->flamechart) {
-		for (k = 1; k < f->nnodes; k++)
+		for (k = 0; k < f->nnodes; k++)
 			if (fabs(f->nodes[k].delta) > w.maxdelta)
 				w.maxdelta = fabs(f->nodes[k].delta);
-	} else if (diff)	/* the deltas are the leaves' (not the root's) */
+	} else if (diff)	/* a box's delta is that of the stack ending there */
 		for (k = 0; k < f->ss.n; k++)
-			if (f->ss.recs[k].len > 0 &&
-			    fabs(f->ss.recs[k].delta) > w.maxdelta)
+			if (fabs(f->ss.recs[k].delta) > w.maxdelta)
 				w.maxdelta = fabs(f->ss.recs[k].delta);
 	if (!o->flamechart)
 		flow(f, minw);	/* the boxes drawn, in order */

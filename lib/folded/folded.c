@@ -135,11 +135,11 @@ fold_parse_line(const char *line, size_t len, struct fold_sample *s)
 	if (st > 0 && st < end && isblank_(line[st - 1]) &&
 	    count_at(line + st, end - st, &s->old) == FOLD_OK) {
 		k = stack_end(line, st);
-		if (k > 0) {
-			s->diff = 1;
-			s->frac |= has_dot(line + st, end - st);
-			end = k;
-		}
+		if (k == 0)	/* " OLD NEW": differential, no stack */
+			return FOLD_EEMPTY;
+		s->diff = 1;
+		s->frac |= has_dot(line + st, end - st);
+		end = k;
 	}
 	if (!s->diff) {
 		s->old.i = 0;
