@@ -814,3 +814,61 @@ same_inline() {
 	closed_pipe "$(sc --buildid-dir "$B" "$D/stripped.data" | head -1)" \
 		stackcollapse-perf --buildid-dir "$B" "$D/stripped.data"
 }
+
+# ---- symbols at one address (#39): perf keeps the one its rule picks by
+# the names as it holds them, demangled unless --no-demangle
+
+@test "aliases: Rust's merged functions named as perf script names them (v0: <usize as Display>::fmt, not u64)" {
+	same alrs --buildid-dir "$B"
+	run sc -q --buildid-dir "$B" "$D/alrs.data"
+	[[ "$output" == *";<usize as core::fmt::Display>::fmt"* ]]
+	[[ "$output" != *"<u64 as core::fmt::Display>::fmt"* ]]
+	[[ "$output" == *";mixlib::aa::bb::cc::dd::ee::ff "* ]]
+	# --no-demangle: the mangled names tie, the first in .symtab stays
+	run sc -q --no-demangle --buildid-dir "$B" "$D/alrs.data"
+	[[ "$output" == *"4core3fmt3num3impyNtB9_7Display3fmt"* ]]
+	[[ "$output" != *"4core3fmt3num3impjNtB9_7Display3fmt"* ]]
+}
+
+@test "aliases: Rust legacy mangling, compared without the hash as perf demangles it" {
+	same alrsleg --buildid-dir "$B"
+	run sc -q --buildid-dir "$B" "$D/alrsleg.data"
+	# the longer demangled name, though its mangled name is the shorter
+	[[ "$output" == *";mixlib::aa::bb::cc::dd::ee::ff "* ]]
+	[[ "$output" != *"abcdefghijklmnopqrs"* ]]
+	[[ "$output" == *";<usize as core::fmt::Display>::fmt"* ]]
+	run sc -q --no-demangle --buildid-dir "$B" "$D/alrsleg.data"
+	[[ "$output" == *";_ZN6mixlib19abcdefghijklmnopqrs17h"* ]]
+	[[ "$output" != *"2aa2bb2cc2dd2ee2ff"* ]]
+}
+
+@test "aliases: C++ name of an extern \"C\" function, weak, global and local C aliases, a label of size 0" {
+	same aliases --buildid-dir "$B"
+	run sc -q --buildid-dir "$B" "$D/aliases.data"
+	# ns::compute_all (demangled, longer) over work; with --no-demangle,
+	# work (no leading underscore) over _ZN2ns11compute_allEm
+	[[ "$output" == *";ns::compute_all "* ]]
+	[[ "$output" != *";work "* ]]
+	run sc -q --no-demangle --buildid-dir "$B" "$D/aliases.data"
+	[[ "$output" == *";work "* ]]
+	# global over weak and over local; sized over size 0
+	[[ "$output" == *";spin_impl "* ]]
+	[[ "$output" == *";hot "* ]]
+	[[ "$output" == *";zsized "* ]]
+	[[ "$output" != *"spin_weak_longer_name"* ]]
+	[[ "$output" != *"hot_local"* ]]
+	[[ "$output" != *"zsized_label_of_size_zero"* ]]
+}
+
+@test "aliases: --call-graph dwarf (--no-inline, and with inlined frames), and pipe mode" {
+	same_dwarf dwalrs --buildid-dir "$B"
+	same_inline dwalrs --buildid-dir "$B"
+	run sc -q --no-inline --buildid-dir "$B" "$D/dwalrs.data"
+	[[ "$output" == *";<usize as core::fmt::Display>::fmt"* ]]
+	# with inlined frames, the name comes from DWARF (u64), as perf prints
+	run sc -q --buildid-dir "$B" "$D/dwalrs.data"
+	[[ "$output" == *";<u64 as core::fmt::Display>::fmt"* ]]
+	same alrspipe --symfs "$D/symfs"
+	diff -u "$D/alrspipe.dm.folded" <(sc -q --symfs "$D/symfs" < "$D/alrspipe.data")
+	grep -q ';<usize as core::fmt::Display>::fmt' "$D/alrspipe.dm.folded"
+}

@@ -175,6 +175,19 @@ lines() {
 	grep -qx 'ooo.c:30' "$T/ours"
 }
 
+@test "symbols at one start, no DWARF: the first of the largest, as addr2line 2.40 (was: the smaller)" {
+	command -v cc > /dev/null || skip "no C compiler"
+	cc -nostdlib -no-pie -Wl,-e,main -o "$T/ss" "$BATS_TEST_DIRNAME/data/dwarf/samestart.s" 2> /dev/null || skip "cannot assemble"
+	local s a
+	for s in lab big; do
+		a=$(nm "$T/ss" | awk -v s=$s '$3 == s { print $1 }')
+		printf '%s\n%x\n' "$a" $((16#$a + 1))
+	done > "$T/addrs"
+	run "$DWARFINL" "$T/ss" < "$T/addrs"
+	[ "$(printf '%s\n' "$output" | grep -v -- -- | tr '\n' ' ')" = "lab lab big big " ]
+	same "$T/ss" 40
+}
+
 @test "link-time optimization: abstract origins in other units (DW_FORM_ref_addr)" {
 	command -v g++ > /dev/null || skip "no g++"
 	g++ -O2 -g -flto -o "$T/lto" "$D/src/cpp.cc" 2> /dev/null || skip "no LTO here"

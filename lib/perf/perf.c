@@ -1562,22 +1562,14 @@ static const char *
 perf_name(struct fold_perf_st *st, const char *s, size_t n, int dm,
     size_t *len)
 {
-	size_t ml = n, k;
+	size_t k;
 
 	*len = n;
-	if (!dm || n <= 2 || s[0] != '_' || (s[1] != 'Z' && s[1] != 'R' &&
-	    s[1] != 'G'))
+	if (!dm || n <= 2 || s[0] != '_')
 		return s;
-	if (ml > 4 && memcmp(s + ml - 4, "@plt", 4) == 0)
-		ml -= 4;
 	fold_grow(&st->tmp2, &st->tmp2cap, FOLD_DM_MAXOUT + 5, 1);
-	k = fold_demangle(s, ml, st->tmp2, FOLD_DM_MAXOUT, 0);
-	if (k == 0)
+	if ((k = fold_demangle_perf(s, n, st->tmp2, FOLD_DM_MAXOUT + 4)) == 0)
 		return s;
-	if (ml < n) {
-		memcpy(st->tmp2 + k, "@plt", 4);
-		k += 4;
-	}
 	*len = k;
 	return st->tmp2;
 }

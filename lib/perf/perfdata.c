@@ -2519,7 +2519,8 @@ fold_perfdata_new(const struct fold_perfdata_opts *o)
 
 	d->o = *o;
 	d->ss = fold_symsrc_new(o->symfs, o->buildid_dir,
-	    (o->flags & FOLD_PERFDATA_QUIET) ? FOLD_SYMSRC_QUIET : 0);
+	    ((o->flags & FOLD_PERFDATA_QUIET) ? FOLD_SYMSRC_QUIET : 0) |
+	    ((o->flags & FOLD_PERFDATA_DEMANGLE) ? FOLD_SYMSRC_DEMANGLE : 0));
 	fold_intern_init(&d->names);
 	fold_intern_init(&d->comms);
 	fold_intern_init(&d->raw);

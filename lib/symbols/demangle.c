@@ -63,3 +63,31 @@ fold_demangle(const char *sym, size_t len, char *out, size_t cap,
 		return n;
 	return fold_demangle_cxx(sym, len, out, cap, flags);
 }
+
+/*
+ * The name perf 6.1 holds for an ELF symbol when it demangles (perf script
+ * without --no-demangle): demangle_sym() in tools/perf/util/symbol-elf.c
+ * runs bfd_demangle() with DMGL_NO_OPTS on the name as dso__load_sym()
+ * reads it, at load, before the symbols at one address are compared
+ * (symbols__fixup_duplicate), and perf script prints that name.  Only
+ * names that start "_Z", "_R" or "_G" are demangled; a "@plt" suffix is
+ * kept after the demangled name, as dso__synthesize_plt_symbols() adds it.
+ */
+size_t
+fold_demangle_perf(const char *s, size_t n, char *out, size_t cap)
+{
+	size_t ml = n, k;
+
+	if (n <= 2 || s[0] != '_' || (s[1] != 'Z' && s[1] != 'R' &&
+	    s[1] != 'G') || cap < 4)
+		return 0;
+	if (ml > 4 && memcmp(s + ml - 4, "@plt", 4) == 0)
+		ml -= 4;
+	if ((k = fold_demangle(s, ml, out, cap - 4, 0)) == 0)
+		return 0;
+	if (ml < n) {
+		memcpy(out + k, "@plt", 4);
+		k += 4;
+	}
+	return k;
+}

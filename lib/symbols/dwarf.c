@@ -32,9 +32,9 @@
  *    (.symtab) binutils' _bfd_elf_find_function() gives: of the
  *    function-like symbols of the first allocated section holding the
  *    address, the nearest at or before it, of several there the one
- *    bfd's better_fit() prefers (from .dynsym, without versions, where
- *    there is no .symtab); a file without DWARF is answered so
- *    throughout.
+ *    binutils 2.40 prefers: the first of the largest size (from
+ *    .dynsym, without versions, where there is no .symtab); a file
+ *    without DWARF is answered so throughout.
  *  - a function named by DW_AT_name alone, in a unit of a language that
  *    mangles names (not C, assembler, ...): the first time it is the
  *    innermost, the name given is that of the ELF symbol (.symtab)
@@ -1803,20 +1803,19 @@ symread(struct fold_dwarf *d)
 		qsort(d->sym, d->nsym, sizeof(*d->sym), escmp);
 }
 
-/* bfd's better_fit(): symbol y in place of x (both start at the same
- * place, at or before addr)? */
+/*
+ * Symbol y in place of x (both start at the same place, at or before
+ * addr)?  binutils 2.40's elf_find_function() takes, of the symbols at the
+ * nearest start, the first of the largest size (a size of 0 counted as 1):
+ * not the newer better_fit(), which prefers the smaller of two that hold
+ * the address, a function over other symbols (tested with addr2line 2.40:
+ * a sized function and a label of size 0 at its start give the function;
+ * two sized functions at one start, the larger).
+ */
 static int
-better(const struct esym *x, const struct esym *y, uint64_t addr)
+better(const struct esym *x, const struct esym *y)
 {
-	if (addr - x->value >= x->size)		/* x does not reach addr */
-		return y->size > x->size;
-	if (addr - y->value >= y->size)
-		return 0;
-	if (x->func != y->func)
-		return y->func;
-	if (x->notype != y->notype)
-		return x->notype;
-	return y->size < x->size;
+	return y->size > x->size;
 }
 
 /* The symbol binutils' _bfd_elf_find_function() gives for addr: of the
@@ -1859,7 +1858,7 @@ elf_function(struct fold_dwarf *d, uint64_t addr)
 		first--;
 	best = &d->sym[first];
 	for (i = first + 1; i < lo; i++)
-		if (better(best, &d->sym[i], addr))
+		if (better(best, &d->sym[i]))
 			best = &d->sym[i];
 	return best;
 }

@@ -68,6 +68,7 @@ struct fold_elf {
 	int symtab, dynsym;	/* has a .symtab, a .dynsym */
 	struct fold_elf *rt;	/* program headers and PLT from here */
 	int indexed;
+	int dmnames;		/* fold_elf_demangled() */
 	struct fold_syms *syms;
 	struct fold_arena names;	/* PLT names */
 };
@@ -635,11 +636,19 @@ build(struct fold_elf *e)
 
 	e->indexed = 1;
 	e->syms = fold_syms_new();
+	if (e->dmnames)
+		fold_syms_demangled(e->syms);
 	load_symbols(e, rt);
 	/* perf adds the PLT's names only to a table that has symbols */
 	if (fold_syms_count(e->syms) > 0)
 		load_plt(e, rt);
 	fold_syms_done(e->syms, FOLD_SYMS_ELF);
+}
+
+void
+fold_elf_demangled(struct fold_elf *e)
+{
+	e->dmnames = 1;
 }
 
 const char *

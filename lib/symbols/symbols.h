@@ -72,6 +72,10 @@ struct fold_syms *fold_syms_new(void);
 void fold_syms_add(struct fold_syms *t, uint64_t start, uint64_t size,
     const char *name, const char *module, int bind, int type);
 void fold_syms_done(struct fold_syms *t, int kind);
+/* Before fold_syms_done(): of symbols at one address, choose by the names
+ * perf holds when it demangles (fold_demangle_perf()), as perf script does
+ * by default (Rust's merged functions: the longer demangled name wins). */
+void fold_syms_demangled(struct fold_syms *t);
 void fold_syms_own(struct fold_syms *t, void *p);
 void fold_syms_reserve(struct fold_syms *t, size_t n);	/* room for n */
 const char *fold_syms_find(const struct fold_syms *t, uint64_t addr,
@@ -135,6 +139,8 @@ int fold_elf_has_dynsym(const struct fold_elf *e);
 int fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr);
 void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
 const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
+/* Before the first lookup: fold_syms_demangled() for its symbols. */
+void fold_elf_demangled(struct fold_elf *e);
 size_t fold_elf_nsyms(struct fold_elf *e);
 const char *fold_elf_problem(struct fold_elf *e);
 /*
@@ -185,7 +191,10 @@ void fold_elf_free(struct fold_elf *e);
  *
  * fold_symsrc_new(): symfs is perf's --symfs (a prefix for every path; NULL
  * or "": none); buildid_dir is perf's --buildid-dir (NULL:
- * $PERF_BUILDID_DIR, else $HOME/.debug).  Flags: FOLD_SYMSRC_QUIET.
+ * $PERF_BUILDID_DIR, else $HOME/.debug).  Flags: FOLD_SYMSRC_QUIET;
+ * FOLD_SYMSRC_DEMANGLE: of an object's symbols at one address, the one
+ * perf keeps when it demangles (fold_syms_demangled()), for names printed
+ * demangled as perf script prints them.
  *
  * A file that cannot be used is reported once ("prog: path: why") unless
  * quiet, and its addresses resolve to NULL (perf prints [unknown]); so is a
@@ -197,7 +206,7 @@ void fold_elf_free(struct fold_elf *e);
  * the recorded path; all but the cache under SYMFS.  A file whose build id
  * differs from the known one is skipped.
  */
-enum { FOLD_SYMSRC_QUIET = 1 };
+enum { FOLD_SYMSRC_QUIET = 1, FOLD_SYMSRC_DEMANGLE = 2 };
 struct fold_symsrc;
 struct fold_dso;	/* one recorded object; owned by the fold_symsrc */
 struct fold_symsrc *fold_symsrc_new(const char *symfs, const char *buildid_dir,
@@ -477,5 +486,12 @@ size_t fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags);
 size_t fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags);
+/*
+ * The name perf holds for the ELF symbol s[0..n) when it demangles (perf
+ * script's default): fold_demangle() without parameters, for names that
+ * start "_Z", "_R" or "_G", a "@plt" suffix kept.  Its length in out, or 0
+ * where perf keeps the name as it is.  cap: FOLD_DM_MAXOUT + 4 is enough.
+ */
+size_t fold_demangle_perf(const char *s, size_t n, char *out, size_t cap);
 
 #endif

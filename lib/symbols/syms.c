@@ -9,7 +9,8 @@
  *    the first of a module (or the first after one) ends one page on;
  *  - of symbols at the same start, one is kept: sized over zero-sized, not
  *    weak over weak, global over not global, fewer leading underscores,
- *    longer name, else the one first in the source.
+ *    longer name, else the one first in the source; the names compared
+ *    are those perf holds, demangled where it demangles (see better()).
  * (These are perf's symbols__fixup_end and symbols__fixup_duplicate, in
  * that order.)
  */
@@ -87,6 +88,7 @@ struct fold_syms {
 	uint32_t root;
 	struct gone *g;		/* for the tree: the duplicates erased */
 	size_t n0, ng;		/* symbols added, erased */
+	int dmnames;		/* fold_syms_demangled() */
 };
 
 struct fold_syms *
@@ -478,21 +480,54 @@ sort_starts(struct fsym *v, size_t n)
 }
 
 static size_t
-underscores(const char *s)
+underscores(const char *s, size_t len)
 {
 	size_t n = 0;
 
-	while (s[n] == '_')
+	while (n < len && s[n] == '_')
 		n++;
 	return n;
 }
 
-/* perf's choose_best_symbol: 1 to keep a, 0 to keep b. */
+/* Room for a name as perf holds it (fold_demangle_perf()). */
+#define HELD_MAX (FOLD_DM_MAXOUT + 4)
+
+/* The name perf compares for s: as it is, or, with a buffer (the table
+ * chooses by demangled names), demangled as perf demangles it at load. */
+static const char *
+held(const struct fsym *s, char *buf, size_t *len)
+{
+	size_t n = strlen(s->name), k;
+
+	if (buf != NULL && (k = fold_demangle_perf(s->name, n, buf,
+	    HELD_MAX)) > 0) {
+		*len = k;
+		return buf;
+	}
+	*len = n;
+	return s->name;
+}
+
+/*
+ * perf 6.1's choose_best_symbol() (tools/perf/util/symbol.c), called by
+ * symbols__fixup_duplicate() on neighbours of one start in its tree: 1 to
+ * keep a, 0 to keep b.  In order: a sized symbol over one of size 0; not
+ * STB_WEAK over STB_WEAK; STB_GLOBAL over the others; fewer leading '_';
+ * the longer name; else arch__choose_best_symbol(), which keeps a except
+ * that x86 and the default shun the kernel's "SyS"/"compat_SyS" aliases.
+ * The names are sym->name as dso__load_sym() made them: demangled by
+ * demangle_sym() (symbol-elf.c) before the symbol is inserted when perf
+ * demangles (perf script's default, not with --no-demangle), so then
+ * "<usize as core::fmt::Display>::fmt" wins over the "<u64 as ...>" alias
+ * Rust merged into it, while their mangled names tie and the first stays.
+ * bufa, bufb (HELD_MAX bytes each, or NULL: names as added) hold them.
+ */
 static int
-better(const struct fsym *a, const struct fsym *b)
+better(const struct fsym *a, const struct fsym *b, char *bufa, char *bufb)
 {
 	uint64_t la = a->end - a->start, lb = b->end - b->start;
-	size_t na, nb;
+	const char *sa, *sb;
+	size_t na, nb, ua, ub;
 
 	if (lb == 0 && la > 0)
 		return 1;
@@ -502,19 +537,24 @@ better(const struct fsym *a, const struct fsym *b)
 		return b->bind == STB_WEAK;
 	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
 		return a->bind == STB_GLOBAL;
-	na = underscores(a->name);
-	nb = underscores(b->name);
-	if (na != nb)
-		return na < nb;
-	na = strlen(a->name);
-	nb = strlen(b->name);
+	sa = held(a, bufa, &na);
+	sb = held(b, bufb, &nb);
+	ua = underscores(sa, na);
+	ub = underscores(sb, nb);
+	if (ua != ub)
+		return ua < ub;
 	if (na != nb)
 		return na > nb;
-	/* perf's default tie-break avoids the kernel's "SyS" aliases */
-	if (strncmp(a->name, "SyS", 3) == 0 ||
-	    strncmp(a->name, "compat_SyS", 10) == 0)
+	if ((na >= 3 && strncmp(sa, "SyS", 3) == 0) ||
+	    (na >= 10 && strncmp(sa, "compat_SyS", 10) == 0))
 		return 0;
 	return 1;
+}
+
+void
+fold_syms_demangled(struct fold_syms *t)
+{
+	t->dmnames = 1;
 }
 
 static uint64_t
@@ -567,6 +607,7 @@ fold_syms_done(struct fold_syms *t, int kind)
 	uint64_t max;
 	struct gone *g = NULL;
 	int kallsyms = kind == FOLD_SYMS_KALLSYMS, overlap = 0;
+	char *dm = NULL;	/* two names as perf holds them demangled */
 
 	for (i = 1; i < n; i++)	/* often sorted already (kallsyms) */
 		if (cmp_start(&v[i - 1], &v[i]) > 0)
@@ -598,7 +639,10 @@ fold_syms_done(struct fold_syms *t, int kind)
 			    !((v[i].type | v[j - 1].type) & FOLD_SYM_LATE)) {
 				fold_grow(&g, &gcap, ng + 1, sizeof(*g));
 				g[ng].start = v[i].start;
-				if (better(&v[j - 1], &v[i]))
+				if (t->dmnames && dm == NULL)
+					dm = xmalloc(2 * HELD_MAX);
+				if (better(&v[j - 1], &v[i], dm,
+				    dm != NULL ? dm + HELD_MAX : NULL))
 					g[ng++].idx = v[i].idx;
 				else {
 					g[ng++].idx = v[j - 1].idx;
@@ -609,6 +653,7 @@ fold_syms_done(struct fold_syms *t, int kind)
 			v[j++] = v[i];
 		}
 		t->n = n = j;
+		free(dm);
 	}
 	t->starts = resident(n ? n : 1, sizeof(*t->starts), 0);
 	for (i = 0, max = 0; i < n; i++) {
@@ -816,7 +861,7 @@ lazy_find(const struct fold_syms *t, uint64_t addr, uint64_t *start,
 	kfill(t, g, &f);
 	for (g++; g < lo; g++) {	/* symbols__fixup_duplicate */
 		kfill(t, g, &c);
-		if (!better(&f, &c))
+		if (!better(&f, &c, NULL, NULL))
 			f = c;
 	}
 	if (addr >= f.end && addr != f.start)

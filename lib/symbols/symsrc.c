@@ -536,6 +536,8 @@ load_elf(struct fold_symsrc *s, struct fold_dso *d, struct pathbuf *pb)
 	} else {
 		if (rt != NULL && rt != syms)
 			fold_elf_runtime(syms, rt);
+		if (s->flags & FOLD_SYMSRC_DEMANGLE)
+			fold_elf_demangled(syms);
 		d->syms = syms;
 		d->rt = rt != syms ? rt : NULL;
 	}

@@ -48,6 +48,17 @@ cc -O2 -g -fno-asynchronous-unwind-tables -Wl,--compress-debug-sections=zlib \
 cc -O2 -g -pthread -DCHILD -o $w/dwfkchild "$here/src/forker.c"
 cc -O2 -g -fPIC -shared -DPLUGIN -o $w/libplugin.so "$here/src/plugin.c"
 cc -O2 -g -o $w/dwplug "$here/src/plugin.c" -ldl
+# one function under several names (#39): C and C++ aliases; Rust crates
+# with merged functions, v0 and legacy mangling (std's are v0 in both)
+g++ $CF -o $w/aliases "$here/src/aliases.cc"
+for m in v0 legacy; do
+	RUSTC_BOOTSTRAP=1 rustc -Z unstable-options -C symbol-mangling-version=$m \
+		-C opt-level=3 -C debuginfo=2 -C force-frame-pointers=yes \
+		--crate-type rlib -o $w/libmixlib.rlib "$here/src/aliasrs/mixlib.rs"
+	RUSTC_BOOTSTRAP=1 rustc -Z unstable-options -C symbol-mangling-version=$m \
+		-C opt-level=3 -C debuginfo=2 -C force-frame-pointers=yes \
+		--extern mixlib=$w/libmixlib.rlib -o $w/alrs-$m "$here/src/aliasrs/main.rs"
+done
 
 rec() {
 	name=$1
@@ -108,6 +119,11 @@ rec dwdfz -F 499 --call-graph dwarf,4096 -- $w/dwdfz 150
 # a plugin loaded with dlopen(): --buildid-all, for the host's build id
 # (only the plugin has samples of its own)
 rec dwplugin --buildid-all -F 999 --call-graph dwarf,4096 -- $w/dwplug $w/libplugin.so 150
+rec aliases -F 999 -g -- $w/aliases 6000
+rec alrs -F 999 -g -- $w/alrs-v0 600000
+rec alrsleg -F 999 -g -- $w/alrs-legacy 600000
+rec dwalrs -F 999 --call-graph dwarf,8192 -- $w/alrs-v0 300000
+perf record -q -F 999 -g -o - -- $w/alrs-v0 300000 > "$here/alrspipe.data" 2> /dev/null
 perf record -q -F 499 --call-graph dwarf,4096 -o - -- $w/shlib 300 \
 	> "$here/dwpipe.data" 2> /dev/null
 perf record -q -F 99 --call-graph dwarf,512 -o "$here/refuse-dwarf.data" \
@@ -116,7 +132,7 @@ perf record -q -z -g -o "$here/refuse-zstd.data" -- $w/shlib 50 > /dev/null
 perf record -q -F 499 -g -o - -- $w/pipeprog -t -c 'pipe worker' -n 40 \
 	> "$here/pipe.data" 2> /dev/null
 mkdir -p "$here/symfs$w"
-for f in pipeprog shlib libfk.so; do
+for f in pipeprog shlib libfk.so alrs-v0; do
 	cp $w/$f "$here/symfs$w/$f"
 	strip -g "$here/symfs$w/$f"
 done
@@ -163,7 +179,8 @@ for f in "$here"/*.data; do
 	case $f in */refuse-*) continue ;; esac
 	n=${f%.data}
 	case $n in */dw*) ni=--no-inline ;; *) ni= ;; esac
-	if [ "$n" = "$here/pipe" ] || [ "$n" = "$here/fixedpipe" ] || [ "$n" = "$here/dwpipe" ]; then
+	if [ "$n" = "$here/pipe" ] || [ "$n" = "$here/fixedpipe" ] || [ "$n" = "$here/dwpipe" ] ||
+	    [ "$n" = "$here/alrspipe" ]; then
 		perf script $ni --no-demangle --symfs "$here/symfs" -i - < "$f" > "$n.txt" 2> /dev/null
 	else
 		perf --buildid-dir "$cache" script $ni --no-demangle --kallsyms "$ks" -i "$f" > "$n.txt" 2> /dev/null
@@ -192,7 +209,8 @@ for f in "$here"/*.data; do
 	case $f in */refuse-*) continue ;; esac
 	n=${f%.data}
 	case $n in */dw*) ni=--no-inline ;; *) ni= ;; esac
-	if [ "$n" = "$here/pipe" ] || [ "$n" = "$here/fixedpipe" ] || [ "$n" = "$here/dwpipe" ]; then
+	if [ "$n" = "$here/pipe" ] || [ "$n" = "$here/fixedpipe" ] || [ "$n" = "$here/dwpipe" ] ||
+	    [ "$n" = "$here/alrspipe" ]; then
 		perf script $ni --symfs "$here/symfs" -i - < "$f" > "$n.dm.txt" 2> /dev/null
 	else
 		perf --buildid-dir "$cache" script $ni --kallsyms "$ks" -i "$f" > "$n.dm.txt" 2> /dev/null
