@@ -477,5 +477,15 @@ size_t fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags);
 size_t fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags);
+/*
+ * A legacy Rust name that a C++ demangler has already split, as DTrace and
+ * Instruments print them ("a::b::h<16 hex digits>", components still
+ * escaped: "_$LT$...$GT$"), mangled again ("_ZN1a1b17h<hash>E") into o,
+ * which has room for FOLD_RUST_REMANGLE_ROOM(len) bytes, so that
+ * fold_demangle_rust() finishes it as it finishes any: the length, or 0
+ * when the name does not end in such a hash.
+ */
+#define FOLD_RUST_REMANGLE_ROOM(len) (12 * (len) + 32)
+size_t fold_rust_remangle(const char *s, size_t len, char *o);
 
 #endif
