@@ -385,6 +385,34 @@ end_tag(struct fold_xml *x)
 	return OK;
 }
 
+/*
+ * Past the bytes of a value that need no look, 8 at a time (most of a
+ * value: names are long): stops at or before the first quote q, '&', '<'
+ * or byte below 0x20 (tab, CR, LF), or where fewer than 8 bytes are left.
+ * A word has one of them when one of its bytes, xor'ed with it, is zero
+ * (the classic test: (v - 0x01..) & ~v & 0x80..), or is below 0x20.
+ */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+static inline size_t
+plain(const char *b, size_t i, size_t end, char q)
+{
+	uint64_t v, m, mq = ONES * (unsigned char)q, ma = ONES * '&',
+	    ml = ONES * '<';
+
+	while (i + 8 <= end) {
+		memcpy(&v, b + i, 8);
+		m = ((v ^ mq) - ONES) & ~(v ^ mq);
+		m |= ((v ^ ma) - ONES) & ~(v ^ ma);
+		m |= ((v ^ ml) - ONES) & ~(v ^ ml);
+		m |= (v - ONES * 0x20) & ~v;
+		if (m & HIGHS)
+			break;
+		i += 8;
+	}
+	return i;
+}
+
 static int
 start_tag(struct fold_xml *x)
 {
@@ -445,6 +473,7 @@ start_tag(struct fold_xml *x)
 		a->val = b + i;
 		hasamp = 0;
 		for (;;) {
+			i = plain(b, i, x->end, q);
 			while (i < x->end && !(cls[(unsigned char)b[i]] & C_VAL))
 				i++;
 			if (i >= x->end)

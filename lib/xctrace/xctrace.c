@@ -54,11 +54,17 @@ static const char *const kname[] = {
 /* the role of a column */
 enum { R_NONE, R_STACK, R_WEIGHT, R_THREAD, R_PROCESS };
 
-/* id table: the value of each element kept */
+/*
+ * id table: the value of each element kept, by open addressing on the id
+ * itself: xctrace numbers elements in the order it writes them, so the
+ * ids of a row are neighbours in the table, and a ref to a recent element
+ * finds it in a cache line touched lately (a mixing hash made each lookup
+ * a cache miss: 40% of the time).  16 bytes a slot: b (a number: weight,
+ * pid, tid) is kept apart, in vals, for the few elements that have one.
+ */
 struct ident {
 	uint64_t id;
-	uint64_t b;
-	uint32_t a;
+	uint32_t a;			/* the value, or index in vals */
 	uint32_t kind;			/* 0: empty slot */
 };
 
@@ -113,6 +119,8 @@ struct fold_xctrace_st {
 
 	struct ident *ids;
 	size_t idmask, nids;
+	uint64_t *vals;
+	size_t nvals, vcap;
 
 	/* frame names: raw name -> frame id */
 	struct fold_intern raw;
@@ -172,7 +180,15 @@ static const char export_hint[] =
 static inline size_t
 idslot(uint64_t id, size_t mask)
 {
-	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 24) & mask;
+	return (size_t)id & mask;
+}
+
+/* kinds whose value is a number */
+static int
+numeric(int kind)
+{
+	return kind == K_WEIGHT || kind == K_TID || kind == K_PID ||
+	    kind == K_THREAD;
 }
 
 static struct ident *
@@ -219,7 +235,14 @@ id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
 	e->id = id;
 	e->kind = (uint32_t)kind;
 	e->a = a;
-	e->b = b;
+	if (numeric(kind)) {
+		/* a thread: its process frame and tid, two in a row */
+		fold_grow(&st->vals, &st->vcap, st->nvals + 2,
+		    sizeof(*st->vals));
+		e->a = (uint32_t)st->nvals;
+		st->vals[st->nvals++] = b;
+		st->vals[st->nvals++] = a;
+	}
 	st->nids++;
 	return 0;
 }
@@ -231,6 +254,7 @@ id_reset(struct fold_xctrace_st *st)
 	st->idmask = 1023;
 	st->ids = xcalloc(st->idmask + 1, sizeof(*st->ids));
 	st->nids = 0;
+	st->nvals = 0;
 }
 
 /* A decimal id or ref value: 1 with *v (plus 1: 0 is "none"), or -1. */
@@ -690,7 +714,11 @@ on_start(struct fold_xctrace_st *st)
 				    kname[e->kind]);
 			/* the value goes up at END; nothing inside is read */
 			c->a = e->a;
-			c->b = e->b;
+			c->b = 0;
+			if (numeric(k)) {
+				c->b = st->vals[e->a];
+				c->a = (uint32_t)st->vals[e->a + 1];
+			}
 			c->set = 1;
 			c->ref = 1;
 			return 0;
@@ -1201,6 +1229,7 @@ fold_xctrace_end(struct fold_xctrace *xc)
 		    st->sentinels == 1 ? "" : "s");
 	free(st->sent_file);
 	free(st->ids);
+	free(st->vals);
 	free(st->bt);
 	fold_intern_free(&st->raw);
 	free(st->raw2f);
