@@ -141,8 +141,7 @@ struct fold_xctrace_st {
 	size_t ncap, pcap;
 	uint32_t *touched;
 	size_t ntouched, tcap;
-	uint64_t sentinels, psent;	/* rows not folded */
-	char *sent_file;		/* the first input with some */
+	uint64_t psent;			/* this input: rows not folded */
 };
 
 /* ---- messages ---------------------------------------------------------- */
@@ -488,11 +487,10 @@ settle(struct fold_xctrace_st *st, int keep)
 		st->pn[k] = st->pw[k] = 0;
 	}
 	st->ntouched = 0;
-	if (keep) {
-		if (st->psent > 0 && st->sent_file == NULL)
-			st->sent_file = xstrdup(st->name);
-		st->sentinels += st->psent;
-	}
+	if (keep && st->psent > 0 && !(st->flags & FOLD_XCTRACE_QUIET))
+		fold_warn("%s: %llu row%s without a backtrace (<sentinel/> or "
+		    "empty) not counted", st->name,
+		    (unsigned long long)st->psent, st->psent == 1 ? "" : "s");
 	st->psent = 0;
 	return over ? bad(st, "sum larger than 18446744073709551615") : 0;
 }
@@ -559,7 +557,8 @@ kind_of(struct fold_xctrace_st *st, const struct ctx *up, const char *nm,
 		case R_WEIGHT:
 			return (fl & FOLD_XCTRACE_WEIGHT) ? K_WEIGHT : K_SKIP;
 		case R_THREAD:
-			return (fl & FOLD_XCTRACE_TID) ? K_THREAD : K_SKIP;
+			return (fl & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)) ?
+			    K_THREAD : K_SKIP;
 		case R_PROCESS:
 			return (fl & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)) ?
 			    K_PROCESS : K_SKIP;
@@ -1222,12 +1221,6 @@ fold_xctrace_end(struct fold_xctrace *xc)
 	struct fold_xctrace_st *st = xc->st;
 	int status = xc->status;
 
-	if (st->sentinels > 0 && !(st->flags & FOLD_XCTRACE_QUIET))
-		fold_warn("%s: %llu row%s without a backtrace (<sentinel/>) "
-		    "not counted", st->sent_file,
-		    (unsigned long long)st->sentinels,
-		    st->sentinels == 1 ? "" : "s");
-	free(st->sent_file);
 	free(st->ids);
 	free(st->vals);
 	free(st->bt);

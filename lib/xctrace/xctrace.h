@@ -29,7 +29,8 @@
  *  - A backtrace is its frames, leaf first; a <tagged-backtrace> holds a
  *    <backtrace> (Xcode 26) or its frames directly (Xcode 27).  A row
  *    whose backtrace cell is <sentinel/> (or an empty backtrace, or none)
- *    is counted apart, not folded: fold_xctrace_end() reports them.
+ *    is counted apart, not folded: how many is said once per input (a
+ *    warning).
  *  - A frame is its name (entities decoded by the reader), ';' made ':'
  *    and CR, LF made spaces; a Rust legacy name that Instruments left
  *    half-demangled ("a::b::h<16 hex>", "_$LT$...") is finished as c++filt
@@ -81,8 +82,7 @@ void fold_xctrace_run(struct fold_xctrace *x, int nfiles, char **files);
 /* Write the folded stacks with the fo_*() writer, once, after the last
  * add. */
 void fold_xctrace_print(struct fold_xctrace *x);
-/* The rows not folded (sentinels) reported; free everything; the exit
- * status (0 or 1). */
+/* Free everything; the exit status (0 or 1). */
 int fold_xctrace_end(struct fold_xctrace *x);
 
 #endif
