@@ -1047,16 +1047,17 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 		refused = 1;
 	}
 	fold_xml_free(x);
-	if (settle(st, !refused) < 0 && r == 0) {
-		r = -1;
-		line = 0;
-	}
 	if (r < 0) {
 		if (line > 0)
 			fold_warn("%s:%llu: %s", name, line, st->why);
 		else
 			fold_warn("%s: %s", name, st->why);
 		xc->status = 1;
+	}
+	if (settle(st, !refused) < 0) {
+		fold_warn("%s: %s", name, st->why);
+		xc->status = 1;
+		r = -1;
 	}
 	return r;
 }
