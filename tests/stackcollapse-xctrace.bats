@@ -75,6 +75,9 @@ leafsums() {
 	golden "$T/file"
 	run sc - < "$C/inferno-basic.xml"
 	golden "$T/file"
+	# from a pipe, in its small reads
+	run bash -c 'cat "$1" | "$2"' _ "$C/inferno-basic.xml" "$BIN/stackcollapse-xctrace"
+	golden "$T/file"
 }
 
 @test "xctraceprof's four exports (time, CPU, counters, counters in time mode): byte for byte inferno's" {

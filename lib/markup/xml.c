@@ -155,16 +155,26 @@ fill(struct fold_xml *x)
 			x->eof = 1;
 		return 0;
 	}
-	do
+	/*
+	 * Until the buffer is full (or the end): a token is parsed again
+	 * from its start after each fill, so fills of a pipe's small reads
+	 * would make a long token cost its length squared.
+	 */
+	while (room > 0) {
 		r = read(x->fd, x->buf + x->end, room);
-	while (r < 0 && errno == EINTR);
-	if (r < 0) {
-		fail(x, x->end, "read error: %s", strerror(errno));
-		return -1;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fail(x, x->end, "read error: %s", strerror(errno));
+			return -1;
+		}
+		if (r == 0) {
+			x->eof = 1;
+			break;
+		}
+		x->end += (size_t)r;
+		room -= (size_t)r;
 	}
-	if (r == 0)
-		x->eof = 1;
-	x->end += (size_t)r;
 	return 0;
 }
 
