@@ -7,7 +7,9 @@
  * far changes nothing and returns NEED; more is read (the token moved to
  * the front of the buffer, which grows when it is full) and the token is
  * parsed again from its start.  Values are decoded in place, after their
- * tag is known to be whole: decoding never lengthens a value.
+ * tag is known to be whole: decoding never lengthens a value.  A NUL
+ * byte always follows the data read (the buffer has a byte to spare), so
+ * that the scans of names, blanks and values stop there by themselves.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -47,6 +49,7 @@ init_cls(void)
 	cls['\t'] |= C_VAL;
 	cls['\n'] |= C_VAL;
 	cls['\r'] |= C_VAL;
+	cls[0] |= C_VAL;	/* the sentinel after the data read */
 }
 
 static int FOLD_PRINTF(3, 4)
@@ -76,6 +79,7 @@ fold_xml_init(struct fold_xml *x, int fd, const void *data, size_t n,
 	x->chunk = chunk;
 	x->cap = 256 << 10;
 	x->buf = xmalloc(x->cap + 1);
+	x->buf[0] = '\0';
 	x->line = 1;
 }
 
@@ -151,6 +155,7 @@ fill(struct fold_xml *x)
 		memcpy(x->buf + x->end, x->src + x->srcoff, n);
 		x->srcoff += n;
 		x->end += n;
+		x->buf[x->end] = '\0';
 		if (n == 0)
 			x->eof = 1;
 		return 0;
@@ -175,6 +180,7 @@ fill(struct fold_xml *x)
 		x->end += (size_t)r;
 		room -= (size_t)r;
 	}
+	x->buf[x->end] = '\0';
 	return 0;
 }
 
@@ -367,11 +373,11 @@ end_tag(struct fold_xml *x)
 	size_t i = x->pos + 2, s = i, top;
 	const char *open;
 
-	while (i < x->end && (cls[(unsigned char)x->buf[i]] & C_NAME))
+	while ((cls[(unsigned char)x->buf[i]] & C_NAME))
 		i++;
 	x->name = x->buf + s;
 	x->nlen = i - s;
-	while (i < x->end && (cls[(unsigned char)x->buf[i]] & C_WS))
+	while ((cls[(unsigned char)x->buf[i]] & C_WS))
 		i++;
 	if (i >= x->end)
 		return x->eof ? fail(x, x->pos, "input ends inside an end "
@@ -437,13 +443,13 @@ start_tag(struct fold_xml *x)
 	s = i;
 	if (!(cls[(unsigned char)b[i]] & C_START))
 		return fail(x, i, "'<' not followed by a name");
-	while (i < x->end && (cls[(unsigned char)b[i]] & C_NAME))
+	while ((cls[(unsigned char)b[i]] & C_NAME))
 		i++;
 	x->name = b + s;
 	x->nlen = i - s;
 	for (;;) {
 		k = i;
-		while (i < x->end && (cls[(unsigned char)b[i]] & C_WS))
+		while ((cls[(unsigned char)b[i]] & C_WS))
 			i++;
 		if (i >= x->end)
 			goto need;
@@ -462,17 +468,17 @@ start_tag(struct fold_xml *x)
 			    sizeof(*x->attrs));
 		a = &x->attrs[na];
 		a->name = b + i;
-		while (i < x->end && (cls[(unsigned char)b[i]] & C_NAME))
+		while ((cls[(unsigned char)b[i]] & C_NAME))
 			i++;
 		a->nlen = (size_t)(b + i - a->name);
-		while (i < x->end && (cls[(unsigned char)b[i]] & C_WS))
+		while ((cls[(unsigned char)b[i]] & C_WS))
 			i++;
 		if (i >= x->end)
 			goto need;
 		if (b[i] != '=')
 			return fail(x, i, "attribute without '=' and a value");
 		i++;
-		while (i < x->end && (cls[(unsigned char)b[i]] & C_WS))
+		while ((cls[(unsigned char)b[i]] & C_WS))
 			i++;
 		if (i >= x->end)
 			goto need;
@@ -484,7 +490,7 @@ start_tag(struct fold_xml *x)
 		hasamp = 0;
 		for (;;) {
 			i = plain(b, i, x->end, q);
-			while (i < x->end && !(cls[(unsigned char)b[i]] & C_VAL))
+			while (!(cls[(unsigned char)b[i]] & C_VAL))
 				i++;
 			if (i >= x->end)
 				goto need;
@@ -690,7 +696,7 @@ fold_xml_attr(const struct fold_xml *x, const char *name, size_t *len)
 	size_t n = strlen(name), i;
 
 	for (i = 0; i < x->nattrs; i++)
-		if (x->attrs[i].nlen == n &&
+		if (x->attrs[i].nlen == n && x->attrs[i].name[0] == name[0] &&
 		    memcmp(x->attrs[i].name, name, n) == 0) {
 			*len = x->attrs[i].vlen;
 			return x->attrs[i].val;
