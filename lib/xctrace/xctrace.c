@@ -59,14 +59,19 @@ enum { R_NONE, R_STACK, R_WEIGHT, R_THREAD, R_PROCESS };
  * itself: xctrace numbers elements in the order it writes them, so the
  * ids of a row are neighbours in the table, and a ref to a recent element
  * finds it in a cache line touched lately (a mixing hash made each lookup
- * a cache miss: 40% of the time).  16 bytes a slot: b (a number: weight,
- * pid, tid) is kept apart, in vals, for the few elements that have one.
+ * a cache miss: 40% of the time).  8 bytes a slot (16 took 10% more
+ * time): ids below 2^32 (xctrace's count from 1), a value below 2^27 - 1
+ * (a frame, binary or stack id); b (a number: weight, pid, tid) is kept
+ * apart, in vals, for the few elements that have one.
  */
 struct ident {
-	uint64_t id;
-	uint32_t a;			/* the value, or index in vals */
-	uint32_t kind;			/* 0: empty slot */
+	uint32_t id;
+	uint32_t ka;			/* kind << 27 | value (or its index
+					   in vals); 0: an empty slot */
 };
+#define IDKIND(e) ((int)((e)->ka >> 27))
+#define IDNONE 0x7ffffffu		/* NONE, stored */
+#define IDVAL(e) (((e)->ka & IDNONE) == IDNONE ? NONE : (e)->ka & IDNONE)
 
 struct ctx {
 	int kind;
@@ -196,7 +201,7 @@ id_find(struct fold_xctrace_st *st, uint64_t id)
 	size_t i = idslot(id, st->idmask);
 
 	for (;; i = (i + 1) & st->idmask) {
-		if (st->ids[i].kind == 0)
+		if (st->ids[i].ka == 0)
 			return NULL;
 		if (st->ids[i].id == id)
 			return &st->ids[i];
@@ -214,9 +219,9 @@ id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
 		st->idmask = 2 * n - 1;
 		st->ids = xcalloc(2 * n, sizeof(*st->ids));
 		for (i = 0; i < n; i++)
-			if (old[i].kind != 0) {
+			if (old[i].ka != 0) {
 				size_t j = idslot(old[i].id, st->idmask);
-				while (st->ids[j].kind != 0)
+				while (st->ids[j].ka != 0)
 					j = (j + 1) & st->idmask;
 				st->ids[j] = old[i];
 			}
@@ -224,24 +229,28 @@ id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
 	}
 	for (i = idslot(id, st->idmask);; i = (i + 1) & st->idmask) {
 		e = &st->ids[i];
-		if (e->kind == 0)
+		if (e->ka == 0)
 			break;
 		if (e->id == id)
 			return bad(st, "id=\"%llu\" given twice (a <%s>, then a "
 			    "<%s>)", (unsigned long long)id - 1,
-			    kname[e->kind], kname[kind]);
+			    kname[IDKIND(e)], kname[kind]);
 	}
-	e->id = id;
-	e->kind = (uint32_t)kind;
-	e->a = a;
 	if (numeric(kind)) {
 		/* a thread: its process frame and tid, two in a row */
 		fold_grow(&st->vals, &st->vcap, st->nvals + 2,
 		    sizeof(*st->vals));
-		e->a = (uint32_t)st->nvals;
-		st->vals[st->nvals++] = b;
-		st->vals[st->nvals++] = a;
+		st->vals[st->nvals] = b;
+		st->vals[st->nvals + 1] = a;
+		a = (uint32_t)st->nvals;
+		st->nvals += 2;
 	}
+	if (a == NONE)
+		a = IDNONE;
+	else if (a >= IDNONE)
+		return bad(st, "more than 2^27 - 1 elements kept");
+	e->id = (uint32_t)id;
+	e->ka = (uint32_t)kind << 27 | a;
 	st->nids++;
 	return 0;
 }
@@ -264,13 +273,15 @@ parse_id(struct fold_xctrace_st *st, const char *what, const char *s,
 	uint64_t x = 0;
 	size_t i;
 
-	if (n == 0 || n > 19)
+	if (n == 0 || n > 10)
 		goto no;
 	for (i = 0; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			goto no;
 		x = x * 10 + (uint64_t)(s[i] - '0');
 	}
+	if (x >= 0xffffffffULL)
+		goto no;
 	*v = x + 1;
 	return 1;
 no:
@@ -702,7 +713,7 @@ on_start(struct fold_xctrace_st *st)
 			if (parse_id(st, "ref", v, vn, &ref) < 0)
 				return -1;
 			e = id_find(st, ref);
-			if (e == NULL || (int)e->kind != k)
+			if (e == NULL || IDKIND(e) != k)
 				return e == NULL ? bad(st, "<%.*s ref=\"%llu\">"
 				    ": no element with that id before it",
 				    (int)x->nlen, x->name,
@@ -710,13 +721,13 @@ on_start(struct fold_xctrace_st *st)
 				    bad(st, "<%.*s ref=\"%llu\">: that id is a "
 				    "<%s>", (int)x->nlen, x->name,
 				    (unsigned long long)ref - 1,
-				    kname[e->kind]);
+				    kname[IDKIND(e)]);
 			/* the value goes up at END; nothing inside is read */
-			c->a = e->a;
+			c->a = IDVAL(e);
 			c->b = 0;
 			if (numeric(k)) {
-				c->b = st->vals[e->a];
-				c->a = (uint32_t)st->vals[e->a + 1];
+				c->b = st->vals[c->a];
+				c->a = (uint32_t)st->vals[c->a + 1];
 			}
 			c->set = 1;
 			c->ref = 1;
