@@ -42,13 +42,12 @@ enum {
 	K_SENTINEL,
 	K_FRAME, K_BINARY,
 	K_WEIGHT,		/* the weight cell: a number */
-	K_THREAD, K_PROCESS, K_TID, K_PID,
-	K_REF			/* a ref= element: its content ignored */
+	K_THREAD, K_PROCESS, K_TID, K_PID
 };
 static const char *const kname[] = {
 	"", "trace-query-result", "node", "schema", "col", "mnemonic",
 	"engineering-type", "row", "backtrace", "tagged-backtrace", "sentinel",
-	"frame", "binary", "weight", "thread", "process", "tid", "pid", ""
+	"frame", "binary", "weight", "thread", "process", "tid", "pid"
 };
 
 /* the role of a column */
