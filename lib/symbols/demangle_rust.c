@@ -2361,3 +2361,46 @@ fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
 		return 0;
 	return ok ? r.olen : 0;
 }
+
+/*
+ * A legacy name split by a C++ demangler ("a::b::h<16 hex>") mangled
+ * again, component by component, with the length of each before it.
+ */
+size_t
+fold_rust_remangle(const char *s, size_t len, char *o)
+{
+	size_t a, b, n = 3, k, v;
+	char num[24];
+	unsigned char c;
+
+	if (len < 20 || s[len - 19] != ':' || s[len - 18] != ':' ||
+	    s[len - 17] != 'h')
+		return 0;
+	for (k = len - 16; k < len; k++) {
+		c = (unsigned char)s[k];
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+		    (c >= 'A' && c <= 'F')))
+			return 0;
+	}
+	memcpy(o, "_ZN", 3);
+	for (a = 0;; a = b + 2) {
+		for (b = a; b + 1 < len && !(s[b] == ':' && s[b + 1] == ':'); b++)
+			;
+		if (b + 1 >= len)
+			b = len;
+		k = sizeof(num);
+		v = b - a;
+		do {
+			num[--k] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v > 0);
+		memcpy(o + n, num + k, sizeof(num) - k);
+		n += sizeof(num) - k;
+		memcpy(o + n, s + a, b - a);
+		n += b - a;
+		if (b >= len)
+			break;
+	}
+	o[n++] = 'E';
+	return n;
+}

@@ -486,12 +486,18 @@ size_t fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags);
 size_t fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags);
-/*
- * The name perf holds for the ELF symbol s[0..n) when it demangles (perf
- * script's default): fold_demangle() without parameters, for names that
- * start "_Z", "_R" or "_G", a "@plt" suffix kept.  Its length in out, or 0
- * where perf keeps the name as it is.  cap: FOLD_DM_MAXOUT + 4 is enough.
- */
+/* The name perf holds for ELF symbol s[0..n) when it demangles: its length
+ * in out (cap FOLD_DM_MAXOUT + 4), or 0 where perf keeps it as it is. */
 size_t fold_demangle_perf(const char *s, size_t n, char *out, size_t cap);
+/*
+ * A legacy Rust name that a C++ demangler has already split, as DTrace and
+ * Instruments print them ("a::b::h<16 hex digits>", components still
+ * escaped: "_$LT$...$GT$"), mangled again ("_ZN1a1b17h<hash>E") into o,
+ * which has room for FOLD_RUST_REMANGLE_ROOM(len) bytes, so that
+ * fold_demangle_rust() finishes it as it finishes any: the length, or 0
+ * when the name does not end in such a hash.
+ */
+#define FOLD_RUST_REMANGLE_ROOM(len) (12 * (len) + 32)
+size_t fold_rust_remangle(const char *s, size_t len, char *o);
 
 #endif

@@ -1,0 +1,705 @@
+/*
+ * xml.c - a streaming XML reader: events pulled one at a time from large
+ * reads (see markup.h for the contract).
+ *
+ * A token (a tag, a run of text, a comment...) is parsed only once it is
+ * whole in the buffer: a parser that reaches the end of the data read so
+ * far changes nothing and returns NEED; more is read (the token moved to
+ * the front of the buffer, which grows when it is full) and the token is
+ * parsed again from its start.  Values are decoded in place, after their
+ * tag is known to be whole: decoding never lengthens a value.  A NUL
+ * byte always follows the data read (the buffer has a byte to spare), so
+ * that the scans of names, blanks and values stop there by themselves.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "markup/markup.h"
+
+enum { OK = 0, NEED = 1, BAD = 2 };
+
+/* byte classes */
+enum { C_NAME = 1, C_START = 2, C_WS = 4, C_VAL = 8 };
+static unsigned char cls[256];
+
+static void
+init_cls(void)
+{
+	int c;
+
+	if (cls['a'])
+		return;
+	for (c = 0; c < 256; c++) {
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    c == '_' || c == ':' || c >= 0x80)
+			cls[c] |= C_NAME | C_START;
+		if ((c >= '0' && c <= '9') || c == '-' || c == '.')
+			cls[c] |= C_NAME;
+	}
+	cls[' '] = cls['\t'] = cls['\n'] = cls['\r'] = C_WS;
+	/* what ends or needs a look in an attribute value */
+	cls['"'] |= C_VAL;
+	cls['\''] |= C_VAL;
+	cls['&'] |= C_VAL;
+	cls['<'] |= C_VAL;
+	cls['\t'] |= C_VAL;
+	cls['\n'] |= C_VAL;
+	cls['\r'] |= C_VAL;
+	cls[0] |= C_VAL;	/* the sentinel after the data read */
+}
+
+static int FOLD_PRINTF(3, 4)
+fail(struct fold_xml *x, size_t at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->why, sizeof(x->why), fmt, ap);
+	va_end(ap);
+	if (at > x->at)
+		x->at = at;
+	x->err = 1;
+	x->type = FOLD_XML_ERROR;
+	return BAD;
+}
+
+void
+fold_xml_init(struct fold_xml *x, int fd, const void *data, size_t n,
+    size_t chunk)
+{
+	init_cls();
+	memset(x, 0, sizeof(*x));
+	x->fd = fd;
+	x->src = data;
+	x->srclen = n;
+	x->chunk = chunk;
+	x->cap = 256 << 10;
+	x->buf = xmalloc(x->cap + 1);
+	x->buf[0] = '\0';
+	x->line = 1;
+}
+
+void
+fold_xml_free(struct fold_xml *x)
+{
+	free(x->buf);
+	free(x->attrs);
+	free(x->names);
+	x->buf = NULL;
+	x->attrs = NULL;
+	x->names = NULL;
+}
+
+/* count the lines of buf[lpos, to) */
+static void
+count_lines(struct fold_xml *x, size_t to)
+{
+	const char *p = x->buf + x->lpos, *e = x->buf + to;
+
+	while (p < e && (p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+		x->line++;
+		p++;
+	}
+	x->lpos = to;
+}
+
+unsigned long long
+fold_xml_line(struct fold_xml *x)
+{
+	if (x->at > x->lpos)
+		count_lines(x, x->at);
+	return x->line;
+}
+
+/*
+ * More input: what is unread (from pos) goes to the front, the buffer
+ * grows if that fills it, then one read.  0: read; -1: an error (set).
+ */
+static int
+fill(struct fold_xml *x)
+{
+	size_t keep = x->end - x->pos, room, n;
+	ssize_t r;
+
+	if (x->eof)
+		return 0;
+	if (x->pos > 0) {
+		if (x->lpos < x->pos)
+			count_lines(x, x->pos);
+		x->lpos -= x->pos;
+		x->at = x->at > x->pos ? x->at - x->pos : 0;
+		memmove(x->buf, x->buf + x->pos, keep);
+		x->pos = 0;
+		x->end = keep;
+	}
+	if (keep == x->cap) {
+		if (x->cap >= FOLD_XML_MAXTOKEN) {
+			fail(x, 0, "markup or text longer than %u MiB",
+			    FOLD_XML_MAXTOKEN >> 20);
+			return -1;
+		}
+		x->cap *= 2;
+		x->buf = xrealloc(x->buf, x->cap + 1);
+	}
+	room = x->cap - x->end;
+	if (x->fd < 0) {
+		n = x->srclen - x->srcoff;
+		if (x->chunk > 0 && n > x->chunk)
+			n = x->chunk;
+		if (n > room)
+			n = room;
+		memcpy(x->buf + x->end, x->src + x->srcoff, n);
+		x->srcoff += n;
+		x->end += n;
+		x->buf[x->end] = '\0';
+		if (n == 0)
+			x->eof = 1;
+		return 0;
+	}
+	/*
+	 * Until the buffer is full (or the end): a token is parsed again
+	 * from its start after each fill, so fills of a pipe's small reads
+	 * would make a long token cost its length squared.
+	 */
+	while (room > 0) {
+		r = read(x->fd, x->buf + x->end, room);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fail(x, x->end, "read error: %s", strerror(errno));
+			return -1;
+		}
+		if (r == 0) {
+			x->eof = 1;
+			break;
+		}
+		x->end += (size_t)r;
+		room -= (size_t)r;
+	}
+	x->buf[x->end] = '\0';
+	return 0;
+}
+
+/* ---- decoding ---------------------------------------------------------- */
+
+static size_t
+put_utf8(char *o, unsigned long c)
+{
+	if (c < 0x80) {
+		o[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		o[0] = (char)(0xc0 | c >> 6);
+		o[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		o[0] = (char)(0xe0 | c >> 12);
+		o[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		o[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | c >> 18);
+	o[1] = (char)(0x80 | (c >> 12 & 0x3f));
+	o[2] = (char)(0x80 | (c >> 6 & 0x3f));
+	o[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/*
+ * The reference at s[0] == '&' (n bytes left): its length (to ';'
+ * included) with its bytes in o (*on of them, 4 at most), or 0 after an
+ * error.  Each form is at most 12 bytes long and writes fewer bytes than
+ * it takes.
+ */
+static size_t
+entity(struct fold_xml *x, const char *s, size_t n, char *o, size_t *on)
+{
+	size_t i, k;
+	unsigned long c = 0;
+	int hex, dg;
+
+	for (k = 1; k < n && k < 12 && s[k] != ';'; k++)
+		;
+	if (k >= n || s[k] != ';') {
+		fail(x, (size_t)(s - x->buf), "'&' not followed by an "
+		    "entity or character reference ending in ';'");
+		return 0;
+	}
+	if (k == 4 && memcmp(s + 1, "amp", 3) == 0)
+		o[0] = '&';
+	else if (k == 3 && memcmp(s + 1, "lt", 2) == 0)
+		o[0] = '<';
+	else if (k == 3 && memcmp(s + 1, "gt", 2) == 0)
+		o[0] = '>';
+	else if (k == 5 && memcmp(s + 1, "quot", 4) == 0)
+		o[0] = '"';
+	else if (k == 5 && memcmp(s + 1, "apos", 4) == 0)
+		o[0] = '\'';
+	else if (s[1] == '#') {
+		hex = k > 2 && s[2] == 'x';
+		i = hex ? 3 : 2;
+		if (i == k)
+			goto badnum;
+		for (; i < k; i++) {
+			if (s[i] >= '0' && s[i] <= '9')
+				dg = s[i] - '0';
+			else if (hex && s[i] >= 'a' && s[i] <= 'f')
+				dg = s[i] - 'a' + 10;
+			else if (hex && s[i] >= 'A' && s[i] <= 'F')
+				dg = s[i] - 'A' + 10;
+			else
+				goto badnum;
+			c = c * (hex ? 16 : 10) + (unsigned long)dg;
+			if (c > 0x10ffff)
+				goto badnum;
+		}
+		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
+		    (c >= 0xd800 && c <= 0xdfff) || c == 0xfffe || c == 0xffff)
+			goto badnum;
+		*on = put_utf8(o, c);
+		return k + 1;
+	} else {
+		fail(x, (size_t)(s - x->buf), "unknown entity &%.*s; (only "
+		    "&amp; &lt; &gt; &quot; &apos; and character references: "
+		    "no DTD entity is expanded)", (int)(k - 1), s + 1);
+		return 0;
+	}
+	*on = 1;
+	return k + 1;
+badnum:
+	fail(x, (size_t)(s - x->buf), "bad character reference &%.*s;",
+	    (int)(k - 1), s + 1);
+	return 0;
+}
+
+/* Decode s[0..*n) in place: an attribute value (attr) or text.  0, or -1
+ * after an error. */
+static int
+decode(struct fold_xml *x, char *s, size_t *n, int attr)
+{
+	size_t i = 0, j = 0, len = *n, k, on;
+	char o[4];
+	unsigned char c;
+
+	while (i < len) {
+		c = (unsigned char)s[i];
+		if (c == '&') {
+			k = entity(x, s + i, len - i, o, &on);
+			if (k == 0)
+				return -1;
+			memcpy(s + j, o, on);
+			j += on;
+			i += k;
+		} else if (c == '\r') {
+			s[j++] = attr ? ' ' : '\n';
+			i += i + 1 < len && s[i + 1] == '\n' ? 2 : 1;
+		} else if (attr && (c == '\n' || c == '\t')) {
+			s[j++] = ' ';
+			i++;
+		} else if (attr && c == '<') {
+			fail(x, (size_t)(s + i - x->buf),
+			    "'<' in an attribute value");
+			return -1;
+		} else
+			s[j++] = s[i++];
+	}
+	*n = j;
+	return 0;
+}
+
+/* ---- tokens ------------------------------------------------------------ */
+
+/* The first n bytes of pat at or after buf[from], else NULL. */
+static const char *
+find(struct fold_xml *x, size_t from, const char *pat, size_t n)
+{
+	if (from > x->end)
+		return NULL;
+	return fold_memmem(x->buf + from, x->end - from, pat, n);
+}
+
+/* Skip the token that ends with pat (<?...?>, <!--...-->). */
+static int
+skip_to(struct fold_xml *x, size_t from, const char *pat, const char *what)
+{
+	const char *p = find(x, from, pat, strlen(pat));
+
+	if (p == NULL)
+		return x->eof ? fail(x, x->pos, "input ends inside %s", what)
+		    : NEED;
+	x->pos = (size_t)(p - x->buf) + strlen(pat);
+	return OK;
+}
+
+/* <!DOCTYPE ...>, its internal subset skipped (nothing of it is used). */
+static int
+doctype(struct fold_xml *x)
+{
+	size_t i = x->pos + 9;
+	int depth = 0;
+	char q;
+
+	if (x->root)
+		return fail(x, x->pos, "<!DOCTYPE inside the document");
+	for (; i < x->end; i++) {
+		q = x->buf[i];
+		if (q == '"' || q == '\'') {
+			const char *p = memchr(x->buf + i + 1, q,
+			    x->end - i - 1);
+			if (p == NULL)
+				break;
+			i = (size_t)(p - x->buf);
+		} else if (q == '[')
+			depth++;
+		else if (q == ']')
+			depth--;
+		else if (q == '>' && depth <= 0) {
+			x->pos = i + 1;
+			return OK;
+		}
+	}
+	return x->eof ? fail(x, x->pos, "input ends inside <!DOCTYPE") : NEED;
+}
+
+static int
+end_tag(struct fold_xml *x)
+{
+	size_t i = x->pos + 2, s = i, top;
+	const char *open;
+
+	while ((cls[(unsigned char)x->buf[i]] & C_NAME))
+		i++;
+	x->name = x->buf + s;
+	x->nlen = i - s;
+	while ((cls[(unsigned char)x->buf[i]] & C_WS))
+		i++;
+	if (i >= x->end)
+		return x->eof ? fail(x, x->pos, "input ends inside an end "
+		    "tag") : NEED;
+	if (x->buf[i] != '>' || x->nlen == 0)
+		return fail(x, i, "bad end tag");
+	if (x->depth == 0)
+		return fail(x, x->pos, "end tag </%.*s> without a start tag",
+		    (int)(x->nlen > 64 ? 64 : x->nlen), x->name);
+	top = x->nstart[x->depth - 1];
+	open = x->names + top;
+	if (x->nused - top != x->nlen ||
+	    memcmp(open, x->name, x->nlen) != 0)
+		return fail(x, x->pos, "end tag </%.*s> closes <%.*s>",
+		    (int)(x->nlen > 64 ? 64 : x->nlen), x->name,
+		    (int)(x->nused - top > 64 ? 64 : x->nused - top), open);
+	x->nused = top;
+	x->depth--;
+	x->pos = i + 1;
+	x->type = FOLD_XML_END;
+	return OK;
+}
+
+/*
+ * Past the bytes of a value that need no look, 8 at a time (most of a
+ * value: names are long): stops at or before the first quote q, '&', '<'
+ * or byte below 0x20 (tab, CR, LF), or where fewer than 8 bytes are left.
+ * A word has one of them when one of its bytes, xor'ed with it, is zero
+ * (the classic test: (v - 0x01..) & ~v & 0x80..), or is below 0x20.
+ */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+static inline size_t
+plain(const char *b, size_t i, size_t end, char q)
+{
+	uint64_t v, m, mq = ONES * (unsigned char)q, ma = ONES * '&',
+	    ml = ONES * '<';
+
+	while (i + 8 <= end) {
+		memcpy(&v, b + i, 8);
+		m = ((v ^ mq) - ONES) & ~(v ^ mq);
+		m |= ((v ^ ma) - ONES) & ~(v ^ ma);
+		m |= ((v ^ ml) - ONES) & ~(v ^ ml);
+		m |= (v - ONES * 0x20) & ~v;
+		if (m & HIGHS)
+			break;
+		i += 8;
+	}
+	return i;
+}
+
+static int
+start_tag(struct fold_xml *x)
+{
+	size_t i = x->pos + 1, s, na = 0, k, j;
+	struct fold_xml_attr *a;
+	char *b = x->buf, q;
+	const char *p;
+	unsigned char c;
+	int hasamp;
+	uint64_t special = 0;
+
+	s = i;
+	if (!(cls[(unsigned char)b[i]] & C_START))
+		return fail(x, i, "'<' not followed by a name");
+	while ((cls[(unsigned char)b[i]] & C_NAME))
+		i++;
+	x->name = b + s;
+	x->nlen = i - s;
+	for (;;) {
+		k = i;
+		while ((cls[(unsigned char)b[i]] & C_WS))
+			i++;
+		if (i >= x->end)
+			goto need;
+		c = (unsigned char)b[i];
+		if (c == '>' || c == '/')
+			break;
+		if (i == k)
+			return fail(x, i, "no blank before an attribute");
+		if (!(cls[c] & C_START))
+			return fail(x, i, "bad attribute name");
+		if (na == FOLD_XML_MAXATTRS)
+			return fail(x, i, "more than %d attributes",
+			    FOLD_XML_MAXATTRS);
+		if (na == x->attrcap)
+			fold_grow(&x->attrs, &x->attrcap, na + 8,
+			    sizeof(*x->attrs));
+		a = &x->attrs[na];
+		a->name = b + i;
+		while ((cls[(unsigned char)b[i]] & C_NAME))
+			i++;
+		a->nlen = (size_t)(b + i - a->name);
+		while ((cls[(unsigned char)b[i]] & C_WS))
+			i++;
+		if (i >= x->end)
+			goto need;
+		if (b[i] != '=')
+			return fail(x, i, "attribute without '=' and a value");
+		i++;
+		while ((cls[(unsigned char)b[i]] & C_WS))
+			i++;
+		if (i >= x->end)
+			goto need;
+		q = b[i];
+		if (q != '"' && q != '\'')
+			return fail(x, i, "attribute value not quoted");
+		i++;
+		a->val = b + i;
+		hasamp = 0;
+		for (;;) {
+			i = plain(b, i, x->end, q);
+			while (!(cls[(unsigned char)b[i]] & C_VAL))
+				i++;
+			if (i >= x->end)
+				goto need;
+			if (b[i] == q)
+				break;
+			if (b[i] != '"' && b[i] != '\'')
+				hasamp = 1;
+			i++;
+		}
+		a->vlen = (size_t)(b + i - a->val);
+		if (hasamp)
+			special |= (uint64_t)1 << na;
+		i++;
+		na++;
+	}
+	if (b[i] == '/') {
+		if (i + 1 >= x->end)
+			goto need;
+		if (b[i + 1] != '>')
+			return fail(x, i, "'/' not followed by '>'");
+		x->empty = 1;
+		i += 2;
+	} else {
+		x->empty = 0;
+		i++;
+	}
+	/* whole: check and decode */
+	if (x->nlen > FOLD_XML_MAXNAME)
+		return fail(x, x->pos, "element name longer than %d bytes",
+		    FOLD_XML_MAXNAME);
+	for (k = 0; k < na; k++) {
+		for (j = 0; j < k; j++)
+			if (x->attrs[j].nlen == x->attrs[k].nlen &&
+			    memcmp(x->attrs[j].name, x->attrs[k].name,
+			    x->attrs[k].nlen) == 0)
+				return fail(x, (size_t)(x->attrs[k].name - b),
+				    "attribute %.*s given twice",
+				    (int)(x->attrs[k].nlen > 64 ? 64 :
+				    x->attrs[k].nlen), x->attrs[k].name);
+		if (special >> k & 1) {
+			p = x->attrs[k].val;
+			if (decode(x, (char *)(uintptr_t)p, &x->attrs[k].vlen,
+			    1) < 0)
+				return BAD;
+		}
+	}
+	if (x->depth == 0 && x->root)
+		return fail(x, x->pos, "a second root element <%.*s>",
+		    (int)(x->nlen > 64 ? 64 : x->nlen), x->name);
+	if (x->depth == FOLD_XML_MAXDEPTH)
+		return fail(x, x->pos, "elements nested more than %d deep",
+		    FOLD_XML_MAXDEPTH);
+	x->root = 1;
+	x->nstart[x->depth] = x->nused;
+	fold_grow(&x->names, &x->ncap, x->nused + x->nlen, 1);
+	memcpy(x->names + x->nused, x->name, x->nlen);
+	x->nused += x->nlen;
+	x->depth++;
+	x->nattrs = na;
+	x->pos = i;
+	x->type = FOLD_XML_START;
+	x->pend = x->empty;
+	return OK;
+need:
+	return x->eof ? fail(x, x->pos, "input ends inside the tag <%.*s",
+	    (int)(x->nlen > 64 ? 64 : x->nlen), x->name) : NEED;
+}
+
+/* A token at buf[pos] == '<': OK with an event, OK with nothing (skipped:
+ * type EOF), NEED or BAD. */
+static int
+markup(struct fold_xml *x)
+{
+	size_t n = x->end - x->pos;
+	char *b = x->buf + x->pos;
+	const char *p;
+
+	x->type = FOLD_XML_EOF;
+	if (n < 2)
+		return x->eof ? fail(x, x->pos, "input ends after '<'") : NEED;
+	if (b[1] == '/')
+		return end_tag(x);
+	if (b[1] == '?')
+		return skip_to(x, x->pos + 2, "?>", "<?");
+	if (b[1] != '!')
+		return start_tag(x);
+	if (n < 9 && !x->eof && (memcmp(b, "<!--", n < 4 ? n : 4) == 0 ||
+	    memcmp(b, "<![CDATA[", n) == 0 || memcmp(b, "<!DOCTYPE", n) == 0))
+		return NEED;
+	if (n >= 4 && memcmp(b, "<!--", 4) == 0)
+		return skip_to(x, x->pos + 4, "-->", "a comment");
+	if (n >= 9 && memcmp(b, "<!DOCTYPE", 9) == 0)
+		return doctype(x);
+	if (n >= 9 && memcmp(b, "<![CDATA[", 9) == 0) {
+		p = find(x, x->pos + 9, "]]>", 3);
+		if (p == NULL)
+			return x->eof ? fail(x, x->pos, "input ends inside "
+			    "<![CDATA[") : NEED;
+		if (x->depth == 0)
+			return fail(x, x->pos, "CDATA outside the root "
+			    "element");
+		x->text = b + 9;
+		x->tlen = (size_t)(p - x->text);
+		x->pos = (size_t)(p - x->buf) + 3;
+		x->type = FOLD_XML_TEXT;
+		return OK;
+	}
+	return fail(x, x->pos, "bad markup after '<!'");
+}
+
+int
+fold_xml_next(struct fold_xml *x)
+{
+	size_t i;
+	char *b, *p;
+	int r;
+
+	if (x->err)
+		return FOLD_XML_ERROR;
+	if (!x->began) {
+		/* a UTF-8 byte order mark may begin the input */
+		while (x->end - x->pos < 3 && !x->eof)
+			if (fill(x) < 0)
+				return FOLD_XML_ERROR;
+		if (x->end - x->pos >= 3 &&
+		    memcmp(x->buf + x->pos, "\xef\xbb\xbf", 3) == 0)
+			x->pos += 3;
+		x->began = 1;
+	}
+	if (x->pend) {
+		/* the END of <a/> */
+		x->pend = 0;
+		x->nused = x->nstart[--x->depth];
+		x->type = FOLD_XML_END;
+		return FOLD_XML_END;
+	}
+	for (;;) {
+		if (x->pos == x->end) {
+			if (x->eof) {
+				x->at = x->pos;
+				if (x->depth > 0)
+					fail(x, x->pos, "input ends inside "
+					    "<%.*s>", (int)(x->nused -
+					    x->nstart[x->depth - 1] > 64 ? 64 :
+					    x->nused - x->nstart[x->depth - 1]),
+					    x->names + x->nstart[x->depth - 1]);
+				else if (!x->root)
+					fail(x, x->pos, "no element: not XML");
+				else
+					x->type = FOLD_XML_EOF;
+				return x->type;
+			}
+			if (fill(x) < 0)
+				return FOLD_XML_ERROR;
+			continue;
+		}
+		x->at = x->pos;
+		b = x->buf;
+		if (b[x->pos] == '<') {
+			r = markup(x);
+			if (r == BAD)
+				return FOLD_XML_ERROR;
+			if (r == NEED) {
+				if (fill(x) < 0)
+					return FOLD_XML_ERROR;
+				continue;
+			}
+			if (x->type != FOLD_XML_EOF)
+				return x->type;
+			continue;
+		}
+		/* text, up to the next '<' */
+		p = memchr(b + x->pos, '<', x->end - x->pos);
+		if (p == NULL && !x->eof) {
+			if (fill(x) < 0)
+				return FOLD_XML_ERROR;
+			continue;
+		}
+		if (p == NULL)
+			p = b + x->end;
+		x->text = b + x->pos;
+		x->tlen = (size_t)(p - x->text);
+		x->pos = (size_t)(p - b);
+		if (x->depth == 0) {
+			for (i = 0; i < x->tlen; i++)
+				if (!(cls[(unsigned char)x->text[i]] & C_WS))
+					break;
+			if (i < x->tlen)
+				return fail(x, x->at + i, "text outside the "
+				    "root element"), FOLD_XML_ERROR;
+			continue;
+		}
+		if (decode(x, x->text, &x->tlen, 0) < 0)
+			return FOLD_XML_ERROR;
+		x->type = FOLD_XML_TEXT;
+		return FOLD_XML_TEXT;
+	}
+}
+
+const char *
+fold_xml_attr(const struct fold_xml *x, const char *name, size_t *len)
+{
+	size_t n = strlen(name), i;
+
+	for (i = 0; i < x->nattrs; i++)
+		if (x->attrs[i].nlen == n && x->attrs[i].name[0] == name[0] &&
+		    memcmp(x->attrs[i].name, name, n) == 0) {
+			*len = x->attrs[i].vlen;
+			return x->attrs[i].val;
+		}
+	return NULL;
+}

@@ -1,0 +1,1252 @@
+/*
+ * xctrace.c - xctrace export XML to folded stacks (see xctrace.h).
+ *
+ * The XML comes as events; a context per open element says what it is to
+ * us (a row, a cell of a column we use, a backtrace, a frame...), and a
+ * subtree we do not use is passed over by depth alone.  Each element we
+ * use that carries id= leaves its value in an id table when it ends (a
+ * frame its name id, a backtrace its stack id, a weight its number...);
+ * a ref= element takes the value from there.  A distinct backtrace is
+ * made once: its frame ids, root first, interned as bytes; a row adds to
+ * the count of its stack (with PID or TID: of the pair root frame,
+ * stack).  Counts go to per-input sums first, added to the totals when
+ * the input is not refused.  The folded text is made only when printed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "markup/markup.h"
+#include "symbols/symbols.h"
+#include "xctrace/xctrace.h"
+
+extern char **environ;
+
+#define NONE ((uint32_t)-1)
+#define MAXCOLS 64
+#define MAXSHORT 128		/* mnemonics, numbers, a process name */
+
+/* what an open element is to us */
+enum {
+	K_SKIP,			/* not used: its subtree is passed over */
+	K_ROOT, K_NODE, K_SCHEMA, K_COL, K_MNEMONIC, K_ETYPE, K_ROW,
+	K_BT,			/* <backtrace> */
+	K_TBT,			/* <tagged-backtrace> */
+	K_SENTINEL,
+	K_FRAME, K_BINARY,
+	K_WEIGHT,		/* the weight cell: a number */
+	K_THREAD, K_PROCESS, K_TID, K_PID
+};
+static const char *const kname[] = {
+	"", "trace-query-result", "node", "schema", "col", "mnemonic",
+	"engineering-type", "row", "backtrace", "tagged-backtrace", "sentinel",
+	"frame", "binary", "weight", "thread", "process", "tid", "pid"
+};
+
+/* the role of a column */
+enum { R_NONE, R_STACK, R_WEIGHT, R_THREAD, R_PROCESS };
+
+/*
+ * id table: the value of each element kept, by open addressing on the id
+ * itself: xctrace numbers elements in the order it writes them, so the
+ * ids of a row are neighbours in the table, and a ref to a recent element
+ * finds it in a cache line touched lately (a mixing hash made each lookup
+ * a cache miss: 40% of the time).  8 bytes a slot (16 took 10% more
+ * time): ids below 2^32 (xctrace's count from 1), a value below 2^27 - 1
+ * (a frame, binary or stack id); b (a number: weight, pid, tid) is kept
+ * apart, in vals, for the few elements that have one.
+ */
+struct ident {
+	uint32_t id;
+	uint32_t ka;			/* kind << 27 | value (or its index
+					   in vals); 0: an empty slot */
+};
+#define IDKIND(e) ((int)((e)->ka >> 27))
+#define IDNONE 0x7ffffffu		/* NONE, stored */
+#define IDVAL(e) (((e)->ka & IDNONE) == IDNONE ? NONE : (e)->ka & IDNONE)
+
+struct ctx {
+	int kind;
+	int ref;			/* a ref= element */
+	uint64_t id;			/* id= (0: none; ids are kept +1) */
+	uint32_t a;			/* the value being made */
+	uint64_t b;
+	int set;			/* a set (by a child, or a ref) */
+	int has;			/* a <pid> or <tid> child gave b */
+};
+
+struct fold_xctrace_st {
+	unsigned flags;
+	const char *name;		/* the input being read */
+	struct fold_xml xml;
+	char why[512];
+
+	struct ctx cx[FOLD_XML_MAXDEPTH + 2];
+	unsigned skip;			/* > 0: inside a skipped subtree
+					   opened at this depth */
+
+	/* the table being read */
+	int roles[MAXCOLS];
+	int ncols, schema, rows;	/* rows: a row seen in this node */
+	int refused;			/* the input is refused */
+	char mnem[MAXSHORT], etype[MAXSHORT], schname[MAXSHORT];
+	size_t mlen, elen;
+	int col;			/* the cell being read */
+	int nodes;
+
+	/* the row being read */
+	uint32_t rstack;		/* its stack, NONE: none */
+	uint32_t rtproc, rproc;		/* its thread's process, its process
+					   (root frames "NAME-PID") */
+	uint64_t rtid;			/* its thread's tid + 1, 0: none */
+	uint64_t rweight;
+	int rhasw;
+
+	/* text of a number element */
+	char num[MAXSHORT];
+	size_t numlen;
+	int numbig;
+	/* the process being read: its name, pid */
+	char pname[MAXSHORT];
+	size_t plen;
+
+	/* frames of the backtrace being read, leaf first */
+	uint32_t *bt;
+	size_t nbt, btcap;
+
+	struct ident *ids;
+	size_t idmask, nids;
+	uint64_t *vals;
+	size_t nvals, vcap;
+
+	/* frame names: raw name -> frame id */
+	struct fold_intern raw;
+	uint32_t *raw2f;
+	size_t r2cap;
+	struct fold_intern frames;
+	int named;			/* this input: a frame had a symbol */
+	size_t nframes;			/* this input: frames read */
+	char *nb;			/* a name being made */
+	size_t nbcap;
+
+	struct fold_intern stacks;	/* frame id sequences, root first */
+	struct fold_intern keys;	/* PID/TID: (root frame, stack) */
+
+	/* sums by key (stack id, or keys' id) */
+	uint64_t *n, *w;		/* totals */
+	uint64_t *pn, *pw;		/* this input */
+	size_t ncap, pcap;
+	uint32_t *touched;
+	size_t ntouched, tcap;
+	uint64_t psent;			/* this input: rows not folded */
+};
+
+/* ---- messages ---------------------------------------------------------- */
+
+static int FOLD_PRINTF(2, 3)
+bad(struct fold_xctrace_st *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->why, sizeof(st->why), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A refusal: the input is not what we read; nothing of it counts. */
+static int FOLD_PRINTF(2, 3)
+refuse(struct fold_xctrace_st *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->why, sizeof(st->why), fmt, ap);
+	va_end(ap);
+	st->refused = 1;
+	return -1;
+}
+
+static const char export_hint[] =
+    "export the time-profile table: xctrace export --input FILE.trace "
+    "--xpath '/trace-toc/*/data/table[@schema=\"time-profile\"]'";
+
+/* ---- the id table ------------------------------------------------------ */
+
+static inline size_t
+idslot(uint64_t id, size_t mask)
+{
+	return (size_t)id & mask;
+}
+
+/* kinds whose value is a number */
+static int
+numeric(int kind)
+{
+	return kind == K_WEIGHT || kind == K_TID || kind == K_PID ||
+	    kind == K_THREAD;
+}
+
+static struct ident *
+id_find(struct fold_xctrace_st *st, uint64_t id)
+{
+	size_t i = idslot(id, st->idmask);
+
+	for (;; i = (i + 1) & st->idmask) {
+		if (st->ids[i].ka == 0)
+			return NULL;
+		if (st->ids[i].id == id)
+			return &st->ids[i];
+	}
+}
+
+static int
+id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
+    uint64_t b)
+{
+	struct ident *old = st->ids, *e;
+	size_t i, n = st->idmask + 1;
+
+	if (2 * (st->nids + 1) > n) {
+		st->idmask = 2 * n - 1;
+		st->ids = xcalloc(2 * n, sizeof(*st->ids));
+		for (i = 0; i < n; i++)
+			if (old[i].ka != 0) {
+				size_t j = idslot(old[i].id, st->idmask);
+				while (st->ids[j].ka != 0)
+					j = (j + 1) & st->idmask;
+				st->ids[j] = old[i];
+			}
+		free(old);
+	}
+	for (i = idslot(id, st->idmask);; i = (i + 1) & st->idmask) {
+		e = &st->ids[i];
+		if (e->ka == 0)
+			break;
+		if (e->id == id)
+			return bad(st, "id=\"%llu\" given twice (a <%s>, then a "
+			    "<%s>)", (unsigned long long)id - 1,
+			    kname[IDKIND(e)], kname[kind]);
+	}
+	if (numeric(kind)) {
+		/* a thread: its process frame and tid, two in a row */
+		fold_grow(&st->vals, &st->vcap, st->nvals + 2,
+		    sizeof(*st->vals));
+		st->vals[st->nvals] = b;
+		st->vals[st->nvals + 1] = a;
+		a = (uint32_t)st->nvals;
+		st->nvals += 2;
+	}
+	if (a == NONE)
+		a = IDNONE;
+	else if (a >= IDNONE)
+		return bad(st, "more than 2^27 - 1 elements kept");
+	e->id = (uint32_t)id;
+	e->ka = (uint32_t)kind << 27 | a;
+	st->nids++;
+	return 0;
+}
+
+static void
+id_reset(struct fold_xctrace_st *st)
+{
+	free(st->ids);
+	st->idmask = 1023;
+	st->ids = xcalloc(st->idmask + 1, sizeof(*st->ids));
+	st->nids = 0;
+	st->nvals = 0;
+}
+
+/* A decimal id or ref value: 1 with *v (plus 1: 0 is "none"), or -1. */
+static int
+parse_id(struct fold_xctrace_st *st, const char *what, const char *s,
+    size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (n == 0 || n > 10)
+		goto no;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			goto no;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (x >= 0xffffffffULL)
+		goto no;
+	*v = x + 1;
+	return 1;
+no:
+	return bad(st, "%s=\"%.*s\" is not a number", what,
+	    (int)(n > 40 ? 40 : n), s);
+}
+
+/* ---- frames ------------------------------------------------------------ */
+
+static char *
+nroom(struct fold_xctrace_st *st, size_t n)
+{
+	fold_grow(&st->nb, &st->nbcap, n, 1);
+	return st->nb;
+}
+
+static int
+ishex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+/* "0x" and hex digits: an address standing for a name */
+static int
+isaddr(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 3 || s[0] != '0' || s[1] != 'x')
+		return 0;
+	for (i = 2; i < n; i++)
+		if (!ishex((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* The frame id of text s (n bytes) as it is printed: ';' to ':', CR and
+ * LF to spaces. */
+static uint32_t
+frame_text(struct fold_xctrace_st *st, const char *s, size_t n)
+{
+	char *o;
+	size_t i;
+
+	if (memchr(s, ';', n) == NULL && memchr(s, '\n', n) == NULL &&
+	    memchr(s, '\r', n) == NULL)
+		return fold_intern(&st->frames, s, n, NULL);
+	o = nroom(st, n);
+	for (i = 0; i < n; i++)
+		o[i] = s[i] == ';' ? ':' : s[i] == '\n' || s[i] == '\r' ? ' ' :
+		    s[i];
+	return fold_intern(&st->frames, o, n, NULL);
+}
+
+/*
+ * A raw name's frame: Rust legacy names left half-demangled finished,
+ * --demangle for the rest.  The remangled name goes after FOLD_DM_MAXOUT
+ * bytes of room for the demangled one.
+ */
+static uint32_t
+make_frame(struct fold_xctrace_st *st, const char *s, size_t n)
+{
+	size_t m, k;
+	char *o;
+
+	if (n >= 20 && s[n - 17] == 'h' && s[n - 18] == ':') {
+		o = nroom(st, FOLD_DM_MAXOUT + FOLD_RUST_REMANGLE_ROOM(n));
+		m = fold_rust_remangle(s, n, o + FOLD_DM_MAXOUT);
+		if (m > 0) {
+			k = fold_demangle_rust(o + FOLD_DM_MAXOUT, m, o,
+			    FOLD_DM_MAXOUT, FOLD_DM_PARAMS);
+			if (k > 0) {
+				/* the buffer is reused by frame_text */
+				char *t = xmalloc(k);
+				uint32_t f;
+
+				memcpy(t, o, k);
+				f = frame_text(st, t, k);
+				free(t);
+				return f;
+			}
+			/* not a name c++filt reads: the hash cut alone */
+			return frame_text(st, s, n - 19);
+		}
+	}
+	if ((st->flags & FOLD_XCTRACE_DEMANGLE) && n >= 3 && s[0] == '_') {
+		k = (s[1] == '_' && (s[2] == 'Z' || s[2] == 'R')) ? 1 : 0;
+		o = nroom(st, FOLD_DM_MAXOUT);
+		m = fold_demangle(s + k, n - k, o, FOLD_DM_MAXOUT, 0);
+		if (m > 0) {
+			char *t = xmalloc(m);
+			uint32_t f;
+
+			memcpy(t, o, m);
+			f = frame_text(st, t, m);
+			free(t);
+			return f;
+		}
+	}
+	return frame_text(st, s, n);
+}
+
+/* A named frame: made once per distinct raw name. */
+static uint32_t
+named_frame(struct fold_xctrace_st *st, const char *s, size_t n)
+{
+	int isnew;
+	uint32_t r = fold_intern(&st->raw, s, n, &isnew);
+
+	if (isnew) {
+		fold_grow(&st->raw2f, &st->r2cap, (size_t)r + 1,
+		    sizeof(*st->raw2f));
+		st->raw2f[r] = make_frame(st, s, n);
+	}
+	return st->raw2f[r];
+}
+
+/* ---- sums -------------------------------------------------------------- */
+
+/* "NAME-PID/TID" from the process frame "NAME-PID" (tid + 1; 0: none) */
+static uint32_t
+thread_frame(struct fold_xctrace_st *st, uint32_t proc, uint64_t tid)
+{
+	struct fold_str p = fold_intern_str(&st->frames, proc);
+	char *o = nroom(st, p.len + 24);
+	size_t n = p.len;
+
+	memcpy(o, p.s, n);
+	if (tid > 0)
+		n += (size_t)snprintf(o + n, 24, "/%llu",
+		    (unsigned long long)tid - 1);
+	else {
+		memcpy(o + n, "/?", 2);
+		n += 2;
+	}
+	return fold_intern(&st->frames, o, n, NULL);
+}
+
+static int
+count_row(struct fold_xctrace_st *st)
+{
+	uint32_t key = st->rstack, kb[2], root;
+	uint64_t w = 1;
+
+	if (st->rstack == NONE) {
+		st->psent++;
+		return 0;
+	}
+	if (st->flags & FOLD_XCTRACE_WEIGHT) {
+		if (!st->rhasw)
+			return bad(st, "a row without a weight");
+		w = st->rweight;
+	}
+	if (st->flags & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)) {
+		root = st->rtproc != NONE ? st->rtproc : st->rproc;
+		if (root == NONE)
+			root = fold_intern(&st->frames, "[unknown]", 9, NULL);
+		if (st->flags & FOLD_XCTRACE_TID)
+			root = thread_frame(st, root, st->rtid);
+		kb[0] = root;
+		kb[1] = st->rstack;
+		key = fold_intern(&st->keys, (const char *)kb, sizeof(kb),
+		    NULL);
+	}
+	if (key >= st->pcap) {
+		size_t c = st->pcap;
+		fold_grow(&st->pn, &c, (size_t)key + 1, sizeof(*st->pn));
+		c = st->pcap;
+		fold_grow(&st->pw, &c, (size_t)key + 1, sizeof(*st->pw));
+		st->pcap = c;
+	}
+	if (st->pn[key] == 0) {
+		fold_grow(&st->touched, &st->tcap, st->ntouched + 1,
+		    sizeof(*st->touched));
+		st->touched[st->ntouched++] = key;
+	}
+	if (st->pw[key] > UINT64_MAX - w)
+		return bad(st, "sum of weights larger than "
+		    "18446744073709551615");
+	st->pn[key]++;
+	st->pw[key] += w;
+	return 0;
+}
+
+/* The sums of this input: added to the totals (keep), or dropped. */
+static int
+settle(struct fold_xctrace_st *st, int keep)
+{
+	size_t i;
+	uint32_t k;
+	int over = 0;
+
+	for (i = 0; i < st->ntouched; i++) {
+		k = st->touched[i];
+		if (keep) {
+			if (k >= st->ncap) {
+				size_t c = st->ncap;
+				fold_grow(&st->n, &c, (size_t)k + 1,
+				    sizeof(*st->n));
+				c = st->ncap;
+				fold_grow(&st->w, &c, (size_t)k + 1,
+				    sizeof(*st->w));
+				st->ncap = c;
+			}
+			if (st->w[k] > UINT64_MAX - st->pw[k] ||
+			    st->n[k] > UINT64_MAX - st->pn[k])
+				over = 1;
+			else {
+				st->n[k] += st->pn[k];
+				st->w[k] += st->pw[k];
+			}
+		}
+		st->pn[k] = st->pw[k] = 0;
+	}
+	st->ntouched = 0;
+	if (keep && st->psent > 0 && !(st->flags & FOLD_XCTRACE_QUIET))
+		fold_warn("%s: %llu row%s without a backtrace (<sentinel/> or "
+		    "empty) not counted", st->name,
+		    (unsigned long long)st->psent, st->psent == 1 ? "" : "s");
+	st->psent = 0;
+	return over ? bad(st, "sum larger than 18446744073709551615") : 0;
+}
+
+/* ---- elements ---------------------------------------------------------- */
+
+static int
+eq(const char *s, size_t n, const char *lit)
+{
+	return strlen(lit) == n && memcmp(s, lit, n) == 0;
+}
+
+/* The element at START: its kind in the context it is in. */
+static int
+kind_of(struct fold_xctrace_st *st, const struct ctx *up, const char *nm,
+    size_t n)
+{
+	unsigned fl = st->flags;
+	int role;
+
+	switch (up == NULL ? -1 : up->kind) {
+	case -1:
+		return K_ROOT;
+	case K_ROOT:
+		return eq(nm, n, "node") ? K_NODE : K_SKIP;
+	case K_NODE:
+		if (eq(nm, n, "schema"))
+			return K_SCHEMA;
+		return eq(nm, n, "row") ? K_ROW : K_SKIP;
+	case K_SCHEMA:
+		return eq(nm, n, "col") ? K_COL : K_SKIP;
+	case K_COL:
+		if (eq(nm, n, "mnemonic"))
+			return K_MNEMONIC;
+		return eq(nm, n, "engineering-type") ? K_ETYPE : K_SKIP;
+	case K_ROW:
+		if (st->schema)
+			role = st->col < st->ncols ? st->roles[st->col] :
+			    R_NONE;
+		else if (eq(nm, n, "backtrace") || eq(nm, n, "sentinel") ||
+		    eq(nm, n, "tagged-backtrace"))
+			role = R_STACK;
+		else if (eq(nm, n, "weight") || eq(nm, n, "cycle-weight") ||
+		    eq(nm, n, "pmc-event"))
+			role = R_WEIGHT;
+		else if (eq(nm, n, "thread"))
+			role = R_THREAD;
+		else if (eq(nm, n, "process"))
+			role = R_PROCESS;
+		else
+			role = R_NONE;
+		st->col++;
+		switch (role) {
+		case R_STACK:
+			if (eq(nm, n, "backtrace"))
+				return K_BT;
+			if (eq(nm, n, "tagged-backtrace"))
+				return K_TBT;
+			if (eq(nm, n, "sentinel"))
+				return K_SENTINEL;
+			bad(st, "<%.*s> in the backtrace column", (int)(n > 64 ?
+			    64 : n), nm);
+			return -1;
+		case R_WEIGHT:
+			return (fl & FOLD_XCTRACE_WEIGHT) ? K_WEIGHT : K_SKIP;
+		case R_THREAD:
+			return (fl & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)) ?
+			    K_THREAD : K_SKIP;
+		case R_PROCESS:
+			return (fl & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)) ?
+			    K_PROCESS : K_SKIP;
+		}
+		return K_SKIP;
+	case K_TBT:
+		if (eq(nm, n, "backtrace"))
+			return K_BT;
+		/* FALLTHROUGH */
+	case K_BT:
+		return eq(nm, n, "frame") ? K_FRAME : K_SKIP;
+	case K_FRAME:
+		return eq(nm, n, "binary") ? K_BINARY : K_SKIP;
+	case K_THREAD:
+		if (eq(nm, n, "tid"))
+			return K_TID;
+		return eq(nm, n, "process") ? K_PROCESS : K_SKIP;
+	case K_PROCESS:
+		return eq(nm, n, "pid") ? K_PID : K_SKIP;
+	}
+	return K_SKIP;
+}
+
+/* copy at most MAXSHORT - 1 bytes */
+static size_t
+short_copy(char *dst, const char *s, size_t n)
+{
+	if (n > MAXSHORT - 1)
+		n = MAXSHORT - 1;
+	memcpy(dst, s, n);
+	return n;
+}
+
+/* A number element's text, blanks around it allowed: 0 with *v, or -1. */
+static int
+num_value(struct fold_xctrace_st *st, const char *what, uint64_t *v)
+{
+	const char *s = st->num;
+	size_t n = st->numlen, i = 0;
+	uint64_t x = 0;
+	unsigned d;
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\n' ||
+	    s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' ||
+	    s[i] == '\r'))
+		i++;
+	if (i == n || st->numbig)
+		goto no;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			goto no;
+		d = (unsigned)(s[i] - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			goto no;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+no:
+	return bad(st, "<%s> is not a whole number from 0 to "
+	    "18446744073709551615: \"%.*s\"", what, (int)(n > 40 ? 40 : n), s);
+}
+
+/* the root frame "NAME-PID" of a process whose fmt was "NAME (PID)" */
+static uint32_t
+proc_frame(struct fold_xctrace_st *st, uint64_t pid, int haspid)
+{
+	char b[MAXSHORT + 32];
+	size_t n = st->plen;
+
+	memcpy(b, st->pname, n);
+	if (n == 0) {
+		memcpy(b, "[unknown]", 9);
+		n = 9;
+	}
+	if (haspid)
+		n += (size_t)snprintf(b + n, 24, "-%llu",
+		    (unsigned long long)pid);
+	return frame_text(st, b, n);
+}
+
+/* The process name of fmt "NAME (PID)" into pname. */
+static void
+proc_name(struct fold_xctrace_st *st, const char *s, size_t n)
+{
+	size_t k = n;
+
+	if (k > 0 && s[k - 1] == ')') {
+		while (k > 0 && s[k - 1] != '(')
+			k--;
+		if (k >= 2 && s[k - 2] == ' ')
+			n = k - 2;
+	}
+	st->plen = short_copy(st->pname, s, n);
+}
+
+/* A START.  0, or -1 with why. */
+static int
+on_start(struct fold_xctrace_st *st)
+{
+	struct fold_xml *x = &st->xml;
+	unsigned d = x->depth;
+	struct ctx *c = &st->cx[d], *up = d > 1 ? &st->cx[d - 1] : NULL;
+	const char *v;
+	size_t vn;
+	uint64_t ref = 0;
+	struct ident *e;
+	int k;
+
+	if (up != NULL && up->ref) {
+		st->skip = d;		/* a ref's content is not read */
+		return 0;
+	}
+	k = kind_of(st, up, x->name, x->nlen);
+	if (k < 0)
+		return -1;
+	if (k == K_ROOT) {
+		if (eq(x->name, x->nlen, "trace-toc"))
+			return refuse(st, "a table of contents (xctrace export "
+			    "--toc), not a table: %s", export_hint);
+		if (!eq(x->name, x->nlen, "trace-query-result"))
+			return refuse(st, "not an xctrace export: its root is "
+			    "<%.*s>, not <trace-query-result>",
+			    (int)(x->nlen > 64 ? 64 : x->nlen), x->name);
+	}
+	if (k == K_SKIP) {
+		st->skip = d;
+		return 0;
+	}
+	c->kind = k;
+	c->ref = 0;
+	c->id = 0;
+	c->a = NONE;
+	c->b = 0;
+	c->set = 0;
+	c->has = 0;
+	if (k >= K_BT && k != K_SENTINEL) {
+		if ((v = fold_xml_attr(x, "ref", &vn)) != NULL) {
+			if (parse_id(st, "ref", v, vn, &ref) < 0)
+				return -1;
+			e = id_find(st, ref);
+			if (e == NULL || IDKIND(e) != k)
+				return e == NULL ? bad(st, "<%.*s ref=\"%llu\">"
+				    ": no element with that id before it",
+				    (int)x->nlen, x->name,
+				    (unsigned long long)ref - 1) :
+				    bad(st, "<%.*s ref=\"%llu\">: that id is a "
+				    "<%s>", (int)x->nlen, x->name,
+				    (unsigned long long)ref - 1,
+				    kname[IDKIND(e)]);
+			/* the value goes up at END; nothing inside is read */
+			c->a = IDVAL(e);
+			c->b = 0;
+			if (numeric(k)) {
+				c->b = st->vals[c->a];
+				c->a = (uint32_t)st->vals[c->a + 1];
+			}
+			c->set = 1;
+			c->ref = 1;
+			return 0;
+		}
+		if ((v = fold_xml_attr(x, "id", &vn)) != NULL &&
+		    parse_id(st, "id", v, vn, &c->id) < 0)
+			return -1;
+	}
+	switch (k) {
+	case K_NODE:
+		st->nodes++;
+		st->schema = st->ncols = st->rows = 0;
+		break;
+	case K_SCHEMA:
+		if (st->schema || st->rows)
+			return bad(st, "a second <schema> in a table");
+		st->schema = 1;
+		v = fold_xml_attr(x, "name", &vn);
+		st->schname[short_copy(st->schname, v ? v : "", v ? vn : 0)] =
+		    '\0';
+		if (strcmp(st->schname, "time-sample") == 0)
+			return refuse(st, "a time-sample table holds addresses "
+			    "only, no frame names: %s", export_hint);
+		break;
+	case K_COL:
+		st->mlen = st->elen = 0;
+		break;
+	case K_MNEMONIC:
+	case K_ETYPE:
+	case K_WEIGHT:
+	case K_TID:
+	case K_PID:
+		st->numlen = 0;
+		st->numbig = 0;
+		break;
+	case K_ROW:
+		st->rows = 1;
+		st->col = 0;
+		st->rstack = st->rtproc = st->rproc = NONE;
+		st->rtid = 0;
+		st->rhasw = 0;
+		break;
+	case K_BT:
+	case K_TBT:
+		st->nbt = 0;
+		break;
+	case K_FRAME:
+		st->nframes++;
+		v = fold_xml_attr(x, "name", &vn);
+		if (v != NULL && vn > 0) {
+			if (!st->named && !isaddr(v, vn))
+				st->named = 1;
+			c->a = named_frame(st, v, vn);
+			c->set = 1;
+		} else if ((v = fold_xml_attr(x, "addr", &vn)) != NULL &&
+		    vn > 0) {
+			c->a = frame_text(st, v, vn);	/* till a binary */
+			c->b = 1;
+		}
+		break;
+	case K_BINARY:
+		v = fold_xml_attr(x, "name", &vn);
+		if (v != NULL && vn > 0) {
+			char *o = nroom(st, vn + 2);
+			o[0] = '[';
+			memcpy(o + 1, v, vn);
+			o[vn + 1] = ']';
+			c->a = frame_text(st, o, vn + 2);
+			c->set = 1;
+		}
+		break;
+	case K_PROCESS:
+		v = fold_xml_attr(x, "fmt", &vn);
+		proc_name(st, v ? v : "", v ? vn : 0);
+		break;
+	}
+	return 0;
+}
+
+/* TEXT inside a number or a schema's name */
+static void
+on_text(struct fold_xctrace_st *st)
+{
+	struct fold_xml *x = &st->xml;
+	struct ctx *c = &st->cx[x->depth];
+	size_t n = x->tlen, room;
+
+	switch (c->kind) {
+	case K_MNEMONIC:
+	case K_ETYPE:
+	case K_WEIGHT:
+	case K_TID:
+	case K_PID:
+		if (c->ref)
+			return;		/* a ref's content */
+		room = MAXSHORT - 1 - st->numlen;
+		if (n > room) {
+			n = room;
+			st->numbig = 1;
+		}
+		memcpy(st->num + st->numlen, x->text, n);
+		st->numlen += n;
+		break;
+	}
+}
+
+/* An END.  0, or -1 with why. */
+static int
+on_end(struct fold_xctrace_st *st)
+{
+	struct fold_xml *x = &st->xml;
+	unsigned d = x->depth + 1;
+	struct ctx *c = &st->cx[d], *up = &st->cx[d - 1];
+	int isref = c->ref;
+	uint64_t v;
+	uint32_t sid;
+	size_t i;
+
+	switch (c->kind) {
+	case K_COL:
+		if (st->ncols == MAXCOLS)
+			return bad(st, "more than %d columns", MAXCOLS);
+		st->mnem[st->mlen] = st->etype[st->elen] = '\0';
+		if (strcmp(st->mnem, "stack") == 0 ||
+		    strcmp(st->etype, "backtrace") == 0 ||
+		    strcmp(st->etype, "tagged-backtrace") == 0)
+			st->roles[st->ncols] = R_STACK;
+		else if (strcmp(st->mnem, "weight") == 0)
+			st->roles[st->ncols] = R_WEIGHT;
+		else if (strcmp(st->mnem, "thread") == 0)
+			st->roles[st->ncols] = R_THREAD;
+		else if (strcmp(st->mnem, "process") == 0)
+			st->roles[st->ncols] = R_PROCESS;
+		else
+			st->roles[st->ncols] = R_NONE;
+		st->ncols++;
+		return 0;
+	case K_MNEMONIC:
+		memcpy(st->mnem, st->num, st->numlen);
+		st->mlen = st->numlen;
+		return 0;
+	case K_ETYPE:
+		memcpy(st->etype, st->num, st->numlen);
+		st->elen = st->numlen;
+		return 0;
+	case K_SCHEMA:
+		for (i = 0; i < (size_t)st->ncols; i++)
+			if (st->roles[i] == R_STACK)
+				return 0;
+		return refuse(st, "the table %s has no backtrace column: %s",
+		    st->schname[0] ? st->schname : "(unnamed)", export_hint);
+	case K_ROW:
+		return count_row(st);
+	case K_SENTINEL:
+		st->rstack = NONE;
+		return 0;
+	case K_FRAME:
+		if (!c->set && c->b == 0)
+			c->a = fold_intern(&st->frames, "[unknown]", 9, NULL);
+		if (!isref && c->id && id_put(st, c->id, K_FRAME, c->a, 0) < 0)
+			return -1;
+		goto up;
+	case K_BINARY:
+		if (!isref && c->id && id_put(st, c->id, K_BINARY, c->a, 0) < 0)
+			return -1;
+		if (c->a != NONE && up->kind == K_FRAME && !up->set) {
+			up->a = c->a;
+			up->set = 1;
+		}
+		return 0;
+	case K_BT:
+	case K_TBT:
+		if (!isref) {
+			if (c->kind == K_TBT && c->set)
+				sid = c->a;	/* from its <backtrace> */
+			else if (st->nbt == 0)
+				sid = NONE;
+			else {
+				/* root first */
+				for (i = 0; i < st->nbt / 2; i++) {
+					uint32_t t = st->bt[i];
+					st->bt[i] = st->bt[st->nbt - 1 - i];
+					st->bt[st->nbt - 1 - i] = t;
+				}
+				sid = fold_intern(&st->stacks,
+				    (const char *)st->bt,
+				    st->nbt * sizeof(*st->bt), NULL);
+			}
+			st->nbt = 0;
+			c->a = sid;
+			if (c->id && id_put(st, c->id, c->kind, sid, 0) < 0)
+				return -1;
+		}
+		if (up->kind == K_TBT) {
+			up->a = c->a;
+			up->set = 1;
+		} else
+			st->rstack = c->a;
+		return 0;
+	case K_WEIGHT:
+		if (!isref) {
+			if (num_value(st, "weight", &v) < 0)
+				return -1;
+			c->b = v;
+			if (c->id && id_put(st, c->id, K_WEIGHT, 0, v) < 0)
+				return -1;
+		}
+		st->rweight = c->b;
+		st->rhasw = 1;
+		return 0;
+	case K_TID:
+	case K_PID:
+		if (!isref) {
+			if (num_value(st, kname[c->kind], &v) < 0)
+				return -1;
+			c->b = v;
+			if (c->id && id_put(st, c->id, c->kind, 0, v) < 0)
+				return -1;
+		}
+		/* to the process or thread it is in */
+		up->b = c->b;
+		up->has = 1;
+		return 0;
+	case K_PROCESS:
+		if (!isref) {
+			c->a = proc_frame(st, c->b, c->has);
+			if (c->id && id_put(st, c->id, K_PROCESS, c->a, 0) < 0)
+				return -1;
+		}
+		if (up->kind == K_THREAD)
+			up->a = c->a;	/* the thread's own process */
+		else
+			st->rproc = c->a;
+		return 0;
+	case K_THREAD:
+		/* a: its process frame (NONE: none); b: tid + 1 */
+		if (!isref) {
+			c->b = c->has ? c->b + 1 : 0;
+			if (c->id && id_put(st, c->id, K_THREAD, c->a, c->b) < 0)
+				return -1;
+		}
+		st->rtproc = c->a;
+		st->rtid = c->b;
+		return 0;
+	}
+	return 0;
+up:
+	/* a frame: into its backtrace */
+	fold_grow(&st->bt, &st->btcap, st->nbt + 1, sizeof(*st->bt));
+	st->bt[st->nbt++] = c->a;
+	return 0;
+}
+
+/* ---- inputs ------------------------------------------------------------ */
+
+struct fold_xctrace *
+fold_xctrace_new(unsigned flags)
+{
+	struct fold_xctrace *x = xcalloc(1, sizeof(*x));
+	struct fold_xctrace_st *st = xcalloc(1, sizeof(*st));
+
+	x->st = st;
+	st->flags = flags;
+	fold_intern_init(&st->raw);
+	fold_intern_init(&st->frames);
+	fold_intern_init(&st->stacks);
+	fold_intern_init(&st->keys);
+	return x;
+}
+
+int
+fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
+    const void *data, size_t n, size_t chunk)
+{
+	struct fold_xctrace_st *st = xc->st;
+	struct fold_xml *x = &st->xml;
+	int t, r = 0, refused = 0;
+	unsigned long long line = 0;
+
+	st->name = name;
+	st->why[0] = '\0';
+	st->skip = 0;
+	st->nodes = st->schema = st->ncols = st->rows = 0;
+	st->named = 0;
+	st->refused = 0;
+	st->nframes = 0;
+	st->nbt = 0;
+	id_reset(st);
+	fold_xml_init(x, fd, data, n, chunk);
+	for (;;) {
+		t = fold_xml_next(x);
+		if (t == FOLD_XML_START) {
+			if (st->skip)
+				continue;
+			if (on_start(st) < 0)
+				break;
+		} else if (t == FOLD_XML_END) {
+			if (st->skip) {
+				if (x->depth + 1 == st->skip)
+					st->skip = 0;
+				continue;
+			}
+			if (on_end(st) < 0)
+				break;
+		} else if (t == FOLD_XML_TEXT) {
+			if (!st->skip)
+				on_text(st);
+		} else if (t == FOLD_XML_EOF) {
+			break;
+		} else {
+			snprintf(st->why, sizeof(st->why), "%s", x->why);
+			break;
+		}
+	}
+	if (st->why[0] != '\0') {
+		line = fold_xml_line(x);
+		r = -1;
+		refused = st->refused;	/* then nothing of it is counted */
+	} else if (st->nodes == 0) {
+		r = bad(st, "no table in this export (did the xpath match "
+		    "nothing?): %s", export_hint);
+		refused = 1;
+	} else if (st->nframes > 0 && !st->named) {
+		r = bad(st, "no frame has a symbol name, only addresses: "
+		    "symbolicate the trace (xctrace symbolicate --input "
+		    "FILE.trace), then export it again");
+		refused = 1;
+	}
+	fold_xml_free(x);
+	if (r < 0) {
+		if (line > 0)
+			fold_warn("%s:%llu: %s", name, line, st->why);
+		else
+			fold_warn("%s: %s", name, st->why);
+		xc->status = 1;
+	}
+	if (settle(st, !refused) < 0) {
+		fold_warn("%s: %s", name, st->why);
+		xc->status = 1;
+		r = -1;
+	}
+	return r;
+}
+
+/* A .trace bundle: a directory, or a name ending in ".trace". */
+static int
+is_bundle(const char *path)
+{
+	struct stat sb;
+	size_t n = strlen(path);
+
+	if (n > 6 && strcmp(path + n - 6, ".trace") == 0)
+		return 1;
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* Run `xctrace export` on a bundle and read its output. */
+static void
+add_bundle(struct fold_xctrace *xc, const char *path)
+{
+	char *argv[] = {
+		"xctrace", "export", "--input", NULL, "--xpath",
+		"/trace-toc/*/data/table[@schema=\"time-profile\"]", NULL
+	};
+	posix_spawn_file_actions_t fa;
+	int p[2], err, ws;
+	pid_t pid;
+
+	argv[3] = (char *)(uintptr_t)path;
+	if (pipe(p) < 0)
+		fold_die(1, "pipe: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_addclose(&fa, p[0]);
+	posix_spawn_file_actions_addclose(&fa, p[1]);
+	err = posix_spawnp(&pid, "xctrace", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	if (err != 0) {
+		close(p[0]);
+		fold_warn("%s: a .trace bundle, and xctrace (Xcode's command "
+		    "line tools) cannot be run to export it: %s", path,
+		    strerror(err));
+		xc->status = 1;
+		return;
+	}
+	fold_xctrace_add(xc, path, p[0], NULL, 0, 0);
+	close(p[0]);
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+		fold_warn("%s: xctrace export failed (%s %d)", path,
+		    WIFEXITED(ws) ? "exit status" : "signal",
+		    WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
+		xc->status = 1;
+	}
+}
+
+void
+fold_xctrace_run(struct fold_xctrace *xc, int nfiles, char **files)
+{
+	static char *stdin_only[] = { "-" };
+	const char *name;
+	int i, fd;
+
+	if (nfiles == 0) {
+		nfiles = 1;
+		files = stdin_only;
+	}
+	for (i = 0; i < nfiles; i++) {
+		if (strcmp(files[i], "-") != 0 && is_bundle(files[i])) {
+			add_bundle(xc, files[i]);
+			continue;
+		}
+		fd = fold_open_arg(files[i], &name);
+		if (fd < 0) {
+			xc->status = 1;
+			continue;
+		}
+		fold_xctrace_add(xc, name, fd, NULL, 0, 0);
+		if (fd != 0)
+			close(fd);
+	}
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static void
+put_stack(struct fold_xctrace_st *st, uint32_t sid, char **o, size_t *cap,
+    size_t *n)
+{
+	struct fold_str s = fold_intern_str(&st->stacks, sid), f;
+	uint32_t fr;
+	size_t i, k = s.len / sizeof(uint32_t);
+
+	for (i = 0; i < k; i++) {
+		memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
+		f = fold_intern_str(&st->frames, fr);
+		fold_grow(o, cap, *n + f.len + 1, 1);
+		if (*n > 0)
+			(*o)[(*n)++] = ';';
+		memcpy(*o + *n, f.s, f.len);
+		*n += f.len;
+	}
+}
+
+void
+fold_xctrace_print(struct fold_xctrace *xc)
+{
+	struct fold_xctrace_st *st = xc->st;
+	struct fold_intern texts;
+	uint64_t *sums = NULL, v;
+	size_t scap = 0, k, nkeys, tcap = 0, tn;
+	uint32_t *ids, t, kb[2];
+	char *tx = NULL;
+	struct fold_str s, f;
+	int pidtid = (st->flags & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)) != 0;
+
+	fold_intern_init(&texts);
+	nkeys = st->ncap;
+	for (k = 0; k < nkeys; k++) {
+		v = (st->flags & FOLD_XCTRACE_WEIGHT) ? st->w[k] : st->n[k];
+		if (v == 0)
+			continue;
+		tn = 0;
+		if (pidtid) {
+			s = fold_intern_str(&st->keys, (uint32_t)k);
+			memcpy(kb, s.s, sizeof(kb));
+			f = fold_intern_str(&st->frames, kb[0]);
+			fold_grow(&tx, &tcap, f.len + 1, 1);
+			memcpy(tx, f.s, f.len);
+			tn = f.len;
+			put_stack(st, kb[1], &tx, &tcap, &tn);
+		} else
+			put_stack(st, (uint32_t)k, &tx, &tcap, &tn);
+		t = fold_intern(&texts, tx, tn, NULL);
+		fold_grow(&sums, &scap, (size_t)t + 1, sizeof(*sums));
+		/* distinct keys are distinct texts: no sum can overflow */
+		sums[t] += v;
+	}
+	free(tx);
+	k = fold_intern_count(&texts);
+	ids = xmalloc((k + 1) * sizeof(*ids));
+	for (tn = 0; tn < k; tn++)
+		ids[tn] = (uint32_t)tn;
+	fold_sort_names(ids, k, &texts);
+	for (tn = 0; tn < k; tn++) {
+		s = fold_intern_str(&texts, ids[tn]);
+		fo_write(s.s, s.len);
+		fo_putc(' ');
+		fo_u64(sums[ids[tn]]);
+		fo_putc('\n');
+	}
+	free(ids);
+	free(sums);
+	fold_intern_free(&texts);
+}
+
+int
+fold_xctrace_end(struct fold_xctrace *xc)
+{
+	struct fold_xctrace_st *st = xc->st;
+	int status = xc->status;
+
+	free(st->ids);
+	free(st->vals);
+	free(st->bt);
+	fold_intern_free(&st->raw);
+	free(st->raw2f);
+	fold_intern_free(&st->frames);
+	fold_intern_free(&st->stacks);
+	fold_intern_free(&st->keys);
+	free(st->nb);
+	free(st->n);
+	free(st->w);
+	free(st->pn);
+	free(st->pw);
+	free(st->touched);
+	free(st);
+	free(xc);
+	return status;
+}

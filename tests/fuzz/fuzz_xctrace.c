@@ -1,0 +1,155 @@
+/* fuzz_xctrace - the XML reader and the xctrace collapser over any bytes
+ * after a first byte of option bits: --weight, --demangle, --pid, --tid.
+ * First the reader alone, twice: handed the bytes in one piece and one
+ * byte at a time (13 past 2 KB), it must give the same events (types, names, attributes,
+ * text) and end the same way (the end or the same error on the same
+ * line); START and END must pair up, the depth stay within its bound, an
+ * error stick.  Then the collapser: what it writes must be valid folded
+ * lines, and an input read without error, added twice, must give the same
+ * stacks with each count doubled. */
+#include "fuzz.h"
+#include "markup/markup.h"
+#include "xctrace/xctrace.h"
+
+/* FNV-1a over the events, and where the reading ended. */
+struct trail {
+	uint64_t h;
+	int last;
+	unsigned long long line;
+	char why[160];
+	size_t events;
+};
+
+static void
+mix(uint64_t *h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		*h = (*h ^ s[i]) * 0x100000001b3ULL;
+}
+
+static void
+read_all(const uint8_t *data, size_t size, size_t chunk, struct trail *t)
+{
+	struct fold_xml x;
+	unsigned depth = 0;
+	size_t i;
+	int e;
+
+	memset(t, 0, sizeof(*t));
+	t->h = 0xcbf29ce484222325ULL;
+	fold_xml_init(&x, -1, data, size, chunk);
+	for (;;) {
+		e = fold_xml_next(&x);
+		t->events++;
+		mix(&t->h, &e, sizeof(e));
+		if (e == FOLD_XML_START) {
+			if (x.depth != depth + 1 || x.depth > FOLD_XML_MAXDEPTH ||
+			    x.nattrs > FOLD_XML_MAXATTRS || x.nlen == 0)
+				abort();
+			depth = x.depth;
+			mix(&t->h, x.name, x.nlen);
+			for (i = 0; i < x.nattrs; i++) {
+				mix(&t->h, x.attrs[i].name, x.attrs[i].nlen);
+				mix(&t->h, "=", 1);
+				mix(&t->h, x.attrs[i].val, x.attrs[i].vlen);
+			}
+		} else if (e == FOLD_XML_END) {
+			if (x.depth + 1 != depth)
+				abort();
+			depth = x.depth;
+			mix(&t->h, x.name, x.nlen);
+		} else if (e == FOLD_XML_TEXT) {
+			if (depth == 0)
+				abort();
+			mix(&t->h, x.text, x.tlen);
+		} else
+			break;
+		if (t->events > 4 * size + 16)	/* every event eats bytes */
+			abort();
+	}
+	t->last = e;
+	t->line = fold_xml_line(&x);
+	if (t->line == 0)
+		abort();
+	if (e == FOLD_XML_ERROR) {
+		if (x.why[0] == '\0' || fold_xml_next(&x) != FOLD_XML_ERROR)
+			abort();
+		memcpy(t->why, x.why, sizeof(t->why));
+	} else if (depth != 0)
+		abort();
+	fold_xml_free(&x);
+}
+
+/* The collapser over data, times times; its output, or NULL if an add
+ * failed. */
+static char *
+collapse(unsigned flags, const uint8_t *data, size_t size, size_t chunk,
+    int times, size_t *n)
+{
+	struct fold_xctrace *x;
+	int i, ok = 1;
+
+	fuzz_stdout();
+	x = fold_xctrace_new(flags);
+	for (i = 0; i < times; i++)
+		if (fold_xctrace_add(x, "fuzz", -1, data, size, chunk) != 0)
+			ok = 0;
+	fold_xctrace_print(x);
+	fo_flush();
+	(void)fold_xctrace_end(x);
+	return ok ? fuzz_output(n) : NULL;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const size_t chunks[] = { 0, 1, 7, 4096 };
+	struct trail a, b;
+	struct fold_sample sa, sb;
+	const char *la, *lb;
+	size_t na, nb, lena, lenb;
+	unsigned flags;
+	char *oa, *ob, *pa, *pb, *ea, *eb;
+
+	if (size == 0)
+		return 0;
+	read_all(data + 1, size - 1, 0, &a);
+	read_all(data + 1, size - 1, size < 2048 ? 1 : 13, &b);
+	if (a.h != b.h || a.last != b.last || a.line != b.line ||
+	    strcmp(a.why, b.why) != 0 || a.events != b.events)
+		abort();
+	flags = FOLD_XCTRACE_QUIET | (data[0] & (FOLD_XCTRACE_WEIGHT |
+	    FOLD_XCTRACE_DEMANGLE | FOLD_XCTRACE_PID | FOLD_XCTRACE_TID));
+	oa = collapse(flags, data + 1, size - 1, chunks[data[0] >> 6], 1, &na);
+	check_folded();
+	if (oa == NULL)
+		return 0;
+	ob = collapse(flags, data + 1, size - 1, chunks[data[0] >> 6], 2, &nb);
+	if (ob == NULL) {	/* only a sum past 2^64 - 1 may fail */
+		free(oa);
+		return 0;
+	}
+	pa = oa, ea = oa + na, pb = ob, eb = ob + nb;
+	while (pa < ea && pb < eb) {
+		la = pa;
+		pa = memchr(pa, '\n', (size_t)(ea - pa));
+		lena = (size_t)(pa++ - la);
+		lb = pb;
+		pb = memchr(pb, '\n', (size_t)(eb - pb));
+		lenb = (size_t)(pb++ - lb);
+		if (fold_parse_line(la, lena, &sa) != FOLD_OK ||
+		    fold_parse_line(lb, lenb, &sb) != FOLD_OK ||
+		    sa.stacklen != sb.stacklen ||
+		    memcmp(sa.stack, sb.stack, sa.stacklen) != 0 ||
+		    sb.count.i != 2 * sa.count.i)
+			abort();
+	}
+	if (pa != ea || pb != eb)
+		abort();
+	free(oa);
+	free(ob);
+	return 0;
+}

@@ -1,0 +1,281 @@
+#!/usr/bin/env bats
+# stackcollapse-xctrace: Instruments exports (xctrace export XML) to folded
+# stacks.  Conformance: the real exports in ../shared/conformance/macos/
+# xctrace/ (read by path), equal to inferno 0.12.8's folded output where
+# inferno is right, and per leaf to the counts and weights of the
+# xctraceprof CSVs (their authors' oracle).  Each rule: our fixtures in
+# tests/data/xctrace/ (see the README there).
+
+load helper
+
+D=$BATS_TEST_DIRNAME/data/xctrace
+# the shared corpus beside the checkout (a worktree is one level deeper)
+for C in "${CONFORMANCE:+$CONFORMANCE/macos/xctrace}" \
+	"$BATS_TEST_DIRNAME/../../shared/conformance/macos/xctrace" \
+	"$BATS_TEST_DIRNAME/../../../shared/conformance/macos/xctrace"; do
+	[ -n "$C" ] && [ -d "$C" ] && break
+done
+sc() { "$BIN/stackcollapse-xctrace" "$@"; }
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# case_ok GOLD [ARGS...]: the output is $D/GOLD.folded, exit 0, no message.
+case_ok() {
+	local gold=$1
+	shift
+	run --separate-stderr sc "$@"
+	[ "$status" -eq 0 ] || fail "status $status: $stderr"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	golden "$D/$gold.folded"
+}
+
+# conf NAME: skip unless the shared corpus is there.
+conf() {
+	[ -f "$C/$1" ] || skip "no $C/$1"
+}
+
+# refused FILE WHY: the message "FILEWHY" (WHY ":LINE: ..." or ": ..."),
+# exit 1, no output.
+refused() {
+	run --separate-stderr sc "$1"
+	[ "$status" -eq 1 ] || fail "status $status"
+	[ -z "$output" ] || fail "output: $output"
+	[ "$stderr" = "stackcollapse-xctrace: $1$2" ] || fail "stderr: $stderr"
+}
+
+hint="export the time-profile table: xctrace export --input FILE.trace --xpath '/trace-toc/*/data/table[@schema=\"time-profile\"]'"
+
+# leafsums FILE: "LEAF<TAB>SUM" per leaf of folded stacks, sorted.
+leafsums() {
+	awk '{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s); k = split(s, a, ";")
+		c[a[k]] += n } END { for (x in c) print x "\t" c[x] }' "$1" | sort
+}
+
+@test "inferno's two Time Profiler exports: inferno's output, but for c++filt's {{closure}} and <impl>" {
+	conf inferno-basic.xml
+	for f in inferno-basic inferno-simple_frame_without_binary_info; do
+		run --separate-stderr sc "$C/$f.xml"
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		# the one difference (man page, COMPATIBILITY): inferno keeps the
+		# '_' of "_$u7b$" and "_$LT$" inside a Rust path, c++filt does not
+		sed 's/::_{{closure}}/::{{closure}}/g; s/::_</::</g' "$C/$f.folded" > "$T/want"
+		golden "$T/want"
+	done
+	[[ "$output" == *"std::rt::lang_start::{{closure}};"* ]]
+	[[ "$output" == *";core::cmp::impls::<impl core::cmp::PartialOrd for i32>::lt 55"* ]]
+}
+
+@test "inferno's exports on stdin: the same" {
+	conf inferno-basic.xml
+	sc "$C/inferno-basic.xml" > "$T/file"
+	run sc < "$C/inferno-basic.xml"
+	golden "$T/file"
+	run sc - < "$C/inferno-basic.xml"
+	golden "$T/file"
+	# from a pipe, in its small reads
+	run bash -c 'cat "$1" | "$2"' _ "$C/inferno-basic.xml" "$BIN/stackcollapse-xctrace"
+	golden "$T/file"
+}
+
+@test "xctraceprof's four exports (time, CPU, counters, counters in time mode): byte for byte inferno's" {
+	conf xctraceprof-cpu-profile.xml
+	for f in time-profile cpu-profile counters-profile counters-time-profile; do
+		run sc -q "$C/xctraceprof-$f.xml"
+		[ "$status" -eq 0 ]
+		golden "$C/xctraceprof-$f.inferno-0.12.8.folded"
+	done
+}
+
+@test "xctraceprof's four exports: per leaf, the CSV's row counts, and with --weight its weights" {
+	conf xctraceprof-cpu-profile.xml
+	for f in time-profile cpu-profile counters-profile counters-time-profile; do
+		# the oracle: rows but the sentinels (leaf 0x0, no symbol)
+		awk -F';' '!($3 == "0x0" && $4 == "") { c[$4]++; w[$4] += $2 }
+			END { for (k in c) print k "\t" c[k] "\t" w[k] }' \
+			"$C/xctraceprof-$f.csv" | sort > "$T/oracle"
+		sc -q "$C/xctraceprof-$f.xml" > "$T/n"
+		sc -q --weight "$C/xctraceprof-$f.xml" > "$T/w"
+		leafsums "$T/n" > "$T/nl"
+		leafsums "$T/w" > "$T/wl"
+		run join -t "$(printf '\t')" "$T/nl" "$T/wl"
+		golden "$T/oracle"
+	done
+	# the CPU Profiler's weights are cycles, 168 distinct: not the rows
+	run sc --weight "$C/xctraceprof-cpu-profile.xml"
+	[[ "${lines[-1]}" != *" 1" ]]
+}
+
+@test "sentinel rows are counted apart and said, once per input; -q silences it" {
+	conf xctraceprof-time-profile.xml
+	run --separate-stderr sc "$C/xctraceprof-time-profile.xml" "$C/xctraceprof-counters-time-profile.xml"
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "stackcollapse-xctrace: $C/xctraceprof-time-profile.xml: 3 rows without a backtrace (<sentinel/> or empty) not counted" ]
+	[ "${stderr_lines[1]}" = "stackcollapse-xctrace: $C/xctraceprof-counters-time-profile.xml: 6 rows without a backtrace (<sentinel/> or empty) not counted" ]
+	run --separate-stderr sc -q "$C/xctraceprof-time-profile.xml"
+	[ -z "$stderr" ]
+	run sc -q "$C/xctraceprof-time-profile.xml"
+	[ "$(awk '{ s += $NF } END { print s }' <<< "$output")" -eq 102 ]
+}
+
+@test "several exports are summed" {
+	conf inferno-basic.xml
+	run sc "$C/inferno-basic.xml" "$C/inferno-simple_frame_without_binary_info.xml"
+	[ "$status" -eq 0 ]
+	[ "$(awk '{ s += $NF } END { print s }' <<< "$output")" -eq $((9581 + 9716)) ]
+	[[ "$output" == *";rust_test2::main;rust_test2::bar $((3548 + 3519))"* ]]
+}
+
+@test "Xcode 26's <tagged-backtrace> around a <backtrace>, and Xcode 27's with its frames inside" {
+	case_ok tagged "$D/tagged26.xml"
+	case_ok tagged "$D/tagged27.xml"
+}
+
+@test "--weight sums the weight column; --pid and --tid root frames" {
+	case_ok tagged.weight --weight "$D/tagged26.xml"
+	case_ok tagged.weight --weight "$D/tagged27.xml"
+	case_ok tagged.pid --pid "$D/tagged27.xml"
+	case_ok tagged.tid-weight --tid --weight "$D/tagged26.xml"
+}
+
+@test "ids and refs across rows and nodes; counters-profile's stack before its weight" {
+	run --separate-stderr sc "$D/nodes.xml"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "stackcollapse-xctrace: $D/nodes.xml: 2 rows without a backtrace (<sentinel/> or empty) not counted" ]
+	golden "$D/nodes.folded"
+	for o in weight pid tid tid-weight; do
+		run sc -q $(sed 's/^/--/; s/-/ --/3' <<< "$o") "$D/nodes.xml"
+		golden "$D/nodes.$o.folded"
+	done
+	# a thread without its process: the row's process cell
+	[[ "$output" == *"tool-7/153;main;spin 5000"* ]]
+}
+
+@test "--tid wins over --pid, as in stackcollapse-perf.pl" {
+	run sc -q --pid --tid "$D/nodes.xml"
+	golden "$D/nodes.tid.folded"
+}
+
+@test "names: entities and character references decoded, ';' to ':', nameless frames, Rust finished" {
+	case_ok names "$D/names.xml"
+	[[ "$output" == *"main;core::array::<impl [u8: 2]>::len 1"* ]]
+	[[ "$output" == *'main;a&b : : "q" '"'s'"' é 😀 1'* ]]
+	[[ "$output" == *"main;[libfoo.dylib] 1"* ]]
+	[[ "$output" == *"main;[app] 1"* ]]
+	[[ "$output" == *"main;0x3000 1"* ]]
+	[[ "$output" == *"main;[unknown] 1"* ]]
+	[[ "$output" == *"main;<alloc::vec::Vec<T> as core::clone::Clone>::clone 1"* ]]
+	[[ "$output" == *"main;std::rt::lang_start::{{closure}} 1"* ]]
+	[[ "$output" == *"main;foo::bar 1"* ]]
+	[[ "$output" == *"main;two lines here 1"* ]]
+	[[ "$output" == *"main;_ZN4core3ptr13drop_in_place17h0123456789abcdefE 1"* ]]
+}
+
+@test "--demangle: C++ (macOS's extra '_' too) and Rust names still mangled" {
+	case_ok names.demangle --demangle "$D/names.xml"
+	[[ "$output" == *"main;core::ptr::drop_in_place 1"* ]]
+	[[ "$output" == *"main;foo::baz 1"* ]]
+	[[ "$output" == *"main;mycrate::main 1"* ]]
+}
+
+@test "the generated 200-row export: each schema read, weights summed" {
+	"$TESTBIN/xctracegen" 200 > "$T/tp.xml"
+	run --separate-stderr sc "$T/tp.xml"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "stackcollapse-xctrace: $T/tp.xml: 2 rows without a backtrace (<sentinel/> or empty) not counted" ]
+	[ "$(awk '{ s += $NF } END { print s }' <<< "$output")" -eq 198 ]
+	run sc -q --weight "$T/tp.xml"
+	[ "$(awk '{ s += $NF } END { print s }' <<< "$output")" -eq 198000000 ]
+	"$TESTBIN/xctracegen" 200 counters-profile > "$T/cp.xml"
+	run sc -q --weight "$T/cp.xml"
+	[ "$(awk '{ s += $NF } END { print s }' <<< "$output")" -eq 198000000 ]
+	"$TESTBIN/xctracegen" 200 cpu-profile > "$T/cpu.xml"
+	run sc -q "$T/cpu.xml"
+	[ "$(awk '{ s += $NF } END { print s }' <<< "$output")" -eq 198 ]
+}
+
+@test "refused, with the export to run: a table of contents, a time-sample table, a table without backtraces" {
+	refused "$D/toc.xml" ":2: a table of contents (xctrace export --toc), not a table: $hint"
+	refused "$D/time-sample.xml" ":3: a time-sample table holds addresses only, no frame names: $hint"
+	refused "$D/nostack.xml" ":3: the table thread-state has no backtrace column: $hint"
+	refused "$D/nomatch.xml" ": no table in this export (did the xpath match nothing?): $hint"
+}
+
+@test "refused: an export whose frames are all addresses (not symbolicated)" {
+	refused "$D/addresses.xml" ": no frame has a symbol name, only addresses: symbolicate the trace (xctrace symbolicate --input FILE.trace), then export it again"
+}
+
+@test "a refused input counts for nothing; the others are still read" {
+	run --separate-stderr sc "$D/addresses.xml" "$D/tagged26.xml"
+	[ "$status" -eq 1 ]
+	golden "$D/tagged.folded"
+}
+
+@test "a .trace bundle is exported with xctrace export (a stand-in on PATH)" {
+	mkdir -p "$T/bin" "$T/run 1.trace"
+	cat > "$T/bin/xctrace" <<-EOF
+	#!/bin/sh
+	printf '%s\n' "\$@" > "$T/args"
+	cat "$D/tagged27.xml"
+	EOF
+	chmod +x "$T/bin/xctrace"
+	PATH="$T/bin:$PATH" run --separate-stderr sc "$T/run 1.trace"
+	[ "$status" -eq 0 ] || fail "$stderr"
+	golden "$D/tagged.folded"
+	run cat "$T/args"
+	printf '%s\n' export --input "$T/run 1.trace" --xpath \
+		'/trace-toc/*/data/table[@schema="time-profile"]' > "$T/want"
+	golden "$T/want"
+	# a directory not named .trace is a bundle too
+	mkdir "$T/bundle"
+	PATH="$T/bin:$PATH" run sc --weight "$T/bundle"
+	golden "$D/tagged.weight.folded"
+}
+
+@test "a .trace bundle: xctrace failing, or not there, is said; exit 1" {
+	mkdir -p "$T/bin" "$T/r.trace"
+	printf '#!/bin/sh\necho "xctrace: Document Missing Template Error" >&2\nexit 3\n' > "$T/bin/xctrace"
+	chmod +x "$T/bin/xctrace"
+	PATH="$T/bin:$PATH" run --separate-stderr sc "$T/r.trace"
+	[ "$status" -eq 1 ]
+	[ "${stderr_lines[0]}" = "xctrace: Document Missing Template Error" ]
+	[[ "$stderr" == *"stackcollapse-xctrace: $T/r.trace: xctrace export failed (exit status 3)"* ]]
+	run --separate-stderr env PATH="$T/nowhere" "$BIN/stackcollapse-xctrace" "$T/r.trace"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "stackcollapse-xctrace: $T/r.trace: a .trace bundle, and xctrace (Xcode's command line tools) cannot be run to export it: "* ]]
+}
+
+@test "a missing file: its message, exit 1; the other files are read" {
+	run --separate-stderr sc "$T/none.xml" "$D/tagged26.xml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "stackcollapse-xctrace: $T/none.xml: No such file or directory" ]
+	golden "$D/tagged.folded"
+}
+
+@test "--help, --version, a bad option" {
+	run sc --help
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "usage: stackcollapse-xctrace [-q] [--demangle] [--pid] [--tid] [--weight]" ]]
+	[[ "$output" == *"--weight"* ]]
+	run sc --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "stackcollapse-xctrace (foldkit) "* ]]
+	run sc --bogus
+	[ "$status" -eq 2 ]
+}
+
+@test "the usage text is the man page's synopsis" {
+	run sc --help
+	man=$BATS_TEST_DIRNAME/../man/stackcollapse-xctrace.1
+	for o in demangle pid tid weight; do
+		grep -q "^\.Op Fl \\\\-$o\$" "$man" || fail "man: no --$o"
+		[[ "${lines[0]}" == *"[--$o]"* ]] || fail "usage: no --$o"
+	done
+}
+
+@test "a full disk is exit 1; a closed pipe ends quietly" {
+	full_disk stackcollapse-xctrace "$D/tagged26.xml"
+	closed_pipe "main;middle 1" stackcollapse-xctrace "$D/tagged26.xml"
+}
