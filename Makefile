@@ -167,8 +167,8 @@ build/fuzz/obj/%_ref.o: lib/%.c $(LIBHDR)
 	$(FUZZ_CC) $(ALL_CPPFLAGS) $(WARNFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link \
 		$(REFFLAGS_$(*F)) -Dfold_$(*F)=fold_$(*F)_ref -c -o $@ $<
 
-build/fuzz/fuzz_demangle_fast: build/fuzz/obj/symbols/demangle_cxx_ref.o
-build/fuzz/fuzz_demangle_rust_fast: build/fuzz/obj/symbols/demangle_rust_ref.o
+build/fuzz/fuzz_demangle_fast: build/fuzz/obj/demangle/demangle_cxx_ref.o
+build/fuzz/fuzz_demangle_rust_fast: build/fuzz/obj/demangle/demangle_rust_ref.o
 
 fuzz: $(FUZZERS:%=build/fuzz/fuzz_%)
 	@for f in $(FUZZERS); do \

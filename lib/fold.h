@@ -29,9 +29,11 @@
  *   markup/   markup.h   structured text read as a stream: XML
  *   folded/   folded.h   the folded format: a line, the reader, frame ids,
  *                        distinct stacks in frame order, two profiles merged
+ *   demangle/ demangle.h C++ and Rust symbol names demangled as c++filt
+ *                        demangles them
  *   symbols/  symbols.h  addresses to names: ELF, kallsyms, perf maps, the
  *                        symbol sources of a recording; call frame
- *                        information; demangling
+ *                        information; inlined functions from DWARF
  *   report/   report.h   what the analysis tools share: options, filters,
  *                        tables, rankings, before/after rankings
  *   flame/    flame.h    flame graphs as SVG

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fold.h"
-#include "symbols/symbols.h"
+#include "demangle/demangle.h"
 
 /* Whether s[0..len), "_ZN" and 20 bytes or more, not ending in 'E', may be
  * a legacy Rust name with a suffix: path segments (a decimal length and

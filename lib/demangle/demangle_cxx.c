@@ -131,7 +131,7 @@
 #endif
 
 #include "fold.h"
-#include "symbols/symbols.h"
+#include "demangle/demangle.h"
 
 #define CX_MAXIN 1024		/* libiberty: no more than 2048 components */
 #define CX_MAXCOMP (2 * CX_MAXIN)

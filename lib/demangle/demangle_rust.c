@@ -93,7 +93,7 @@
 #endif
 
 #include "fold.h"
-#include "symbols/symbols.h"
+#include "demangle/demangle.h"
 
 #define RS_MAXDEPTH 1024	/* libiberty's RUST_MAX_RECURSION_COUNT */
 #define RS_MAXPUNY 512		/* code points of one punycode identifier */
