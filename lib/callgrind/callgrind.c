@@ -548,7 +548,7 @@ totals(struct fold_cg *c, const char *s, size_t n)
 	struct fold_cg_st *st = c->st;
 	size_t i = 0;
 	uint64_t v;
-	int k;
+	int k, wrong = 0;
 
 	st->pending = 0;
 	for (k = 0; k < st->nev; k++) {
@@ -558,12 +558,12 @@ totals(struct fold_cg *c, const char *s, size_t n)
 			bad(c, "bad totals: line");
 			return;
 		}
-		if (!st->partover && v != st->part[k]) {
+		if (!st->partover && v != st->part[k] && !wrong) {
 			bad(c, "totals: says %llu %s, the cost lines add up "
 			    "to %llu", (unsigned long long)v,
 			    st->evt[st->evlist[k]].name,
 			    (unsigned long long)st->part[k]);
-			break;
+			wrong = 1;
 		}
 	}
 	if (skipws(s, n, i) < n && st->nev > 0)
@@ -730,8 +730,10 @@ fold_cg_line(struct fold_cg *c, const char *line, size_t len)
 		return;
 	}
 	if (key_is(line, k, "fn")) {
+		/* the object of fn= is the function's, that of cfn= a guess
+		 * of a caller's (its cob= or its own) */
 		st->cur = x = fn_spec(c, v, vn);
-		if (x != NONE && st->ctxs[x].obj == NONE)
+		if (x != NONE && st->curobj != NONE)
 			st->ctxs[x].obj = st->curobj;
 	} else if (key_is(line, k, "cfn")) {
 		x = fn_spec(c, v, vn);
