@@ -27,10 +27,11 @@ setup_file() {
 	# whole contexts; the default (none); cut at 2 callers
 	$V --separate-callers=50 --callgrind-out-file=ctx.out ./prog 2> /dev/null &&
 	    $V --callgrind-out-file=plain.out ./prog 2> /dev/null &&
-	    $V --separate-callers=2 --callgrind-out-file=cut2.out ./prog 2> /dev/null &&
 	    touch valgrind.ok
-	# the same without the thread, in each form of the format
+	# without the thread (the same every run): whole, cut at 2 callers, and
+	# in each form of the format
 	$V --separate-callers=50 --callgrind-out-file=one.out ./prog one 2> /dev/null
+	$V --separate-callers=2 --callgrind-out-file=cut2.out ./prog one 2> /dev/null
 	$V --separate-callers=50 --compress-mangled=yes --callgrind-out-file=one-mangled.out ./prog one 2> /dev/null
 	$V --separate-callers=50 --compress-strings=no --callgrind-out-file=one-strings.out ./prog one 2> /dev/null
 	$V --separate-callers=50 --compress-pos=no --dump-instr=yes --callgrind-out-file=one-pos.out ./prog one 2> /dev/null
@@ -177,7 +178,7 @@ mains() {
 	# the program's stacks are completed, as the whole recording has them,
 	# but mutual recursion: its contexts of 3 look alike at every depth
 	printf '%s\n' "$output" | mains | sort > "$T/cut.main"
-	sc "$R/ctx.out" | mains | sort > "$T/ctx.main"
+	sc "$R/one.out" | mains | sort > "$T/ctx.main"
 	[ -z "$(comm -23 "$T/cut.main" "$T/ctx.main")" ]
 	for s in 'main;light;work 6005' 'main;heavy;work 30005' \
 	    'main;via;pointed;work 4205' 'main;fib 6739' 'main;is_even;is_odd 8'; do
@@ -186,7 +187,7 @@ mains() {
 	grep -q 'main;sorting;qsort;.*;cmp ' "$T/cut.main"
 	[[ "$output" == *$'\n'"[stack cut];is_even;is_odd;is_even "* ]]
 	# what is not cut is a stack of the whole recording
-	sc "$R/ctx.out" | sed 's/ [0-9]*$//' | sort > "$T/whole"
+	sc "$R/one.out" | sed 's/ [0-9]*$//' | sort > "$T/whole"
 	printf '%s\n' "$output" | grep -v '^\[stack cut\]' | sed 's/ [0-9]*$//' |
 	    sort | comm -23 - "$T/whole" > "$T/extra"
 	[ ! -s "$T/extra" ] || fail "$(cat "$T/extra")"
