@@ -75,6 +75,7 @@ struct fold_cg_st {
 	struct ctx *ctxs;
 	size_t ctxcap;
 	uint32_t cur;		/* fn= context, or NONE */
+	int curbad;		/* NONE as its fn= was bad */
 	uint32_t curobj, cobj;	/* ob=, the pending cob= */
 	int expect;		/* 1: after calls=; 2: after jump= */
 	int npos;		/* positions per cost line */
@@ -623,7 +624,8 @@ cost_line(struct fold_cg *c, const char *s, size_t n)
 	if (nv == 0)
 		return;
 	if (st->cur == NONE) {
-		bad(c, "a cost line before any fn=");
+		if (!st->curbad)	/* else its fn= was reported */
+			bad(c, "a cost line before any fn=");
 		return;
 	}
 	st->pending = 1;
@@ -733,6 +735,7 @@ fold_cg_line(struct fold_cg *c, const char *line, size_t len)
 		/* the object of fn= is the function's, that of cfn= a guess
 		 * of a caller's (its cob= or its own) */
 		st->cur = x = fn_spec(c, v, vn);
+		st->curbad = x == NONE;
 		if (x != NONE && st->curobj != NONE)
 			st->ctxs[x].obj = st->curobj;
 	} else if (key_is(line, k, "cfn")) {
@@ -1386,6 +1389,7 @@ fold_cg_begin(struct fold_cg *c, const char *name)
 	st->bad = 0;
 	fold_intern_init(&st->cx);
 	st->cur = st->curobj = st->cobj = NONE;
+	st->curbad = 0;
 	st->expect = 0;
 	st->npos = 1;
 	st->nev = 0;
