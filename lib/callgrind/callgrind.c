@@ -825,16 +825,9 @@ chain_add(struct fold_cg_st *st, const uint32_t *ids, size_t n)
 	fold_grow(&st->chains, &st->chcap, st->nch + 1, sizeof(*st->chains));
 	ch = &st->chains[st->nch];
 	memset(ch, 0, sizeof(*ch));
-	/* ids may point into cseq: grow first, then find them again */
-	if (ids >= st->cseq && ids < st->cseq + st->nseq) {
-		j = (size_t)(ids - st->cseq);
-		fold_grow(&st->cseq, &st->seqcap, st->nseq + n,
-		    sizeof(*st->cseq));
-		ids = st->cseq + j;
-	} else
-		fold_grow(&st->cseq, &st->seqcap, st->nseq + n,
-		    sizeof(*st->cseq));
-	memmove(st->cseq + st->nseq, ids, n * sizeof(*ids));
+	/* ids are never in cseq (the callers' own buffers) */
+	fold_grow(&st->cseq, &st->seqcap, st->nseq + n, sizeof(*st->cseq));
+	memcpy(st->cseq + st->nseq, ids, n * sizeof(*ids));
 	ch->off = st->nseq;
 	ch->n = (uint32_t)n;
 	ch->h = h;
@@ -1120,6 +1113,13 @@ render(struct fold_cg_st *st, uint32_t name)
 	} else {
 		memcpy(st->rb, s.s, s.len);
 		n = s.len;
+	}
+	for (i = 0; i < n && (st->rb[i] == ' ' || st->rb[i] == '\t'); i++)
+		;
+	if (i == n) {		/* an empty or blank name: not a stack */
+		fold_grow(&st->rb, &st->rbcap, 16, 1);
+		memcpy(st->rb, "[unknown]", 9);
+		n = 9;
 	}
 	for (i = 0; i < n; i++)
 		if (st->rb[i] == ';')
