@@ -870,8 +870,10 @@ rhash(const char *s, size_t n)
 }
 
 struct norm {
-	size_t off, len;	/* the name without its level, in nb */
+	const char *s;		/* the name without its level: the context's */
+	size_t off, len;	/* name, or (when it had one) in buf at off */
 	uint64_t h;
+	int inbuf;
 };
 
 static const struct norm *sort_norm;
@@ -908,7 +910,6 @@ split(struct fold_cg_st *st, uint32_t nctx)
 	/* the names without their level */
 	for (k = 0; k < nctx; k++) {
 		s = fold_intern_str(&st->cx, k);
-		fold_grow(&buf, &cap, nb + s.len + 1, 1);
 		p = 0;
 		for (i = 0; i < s.len; i++) {
 			if (s.s[i] != '\'' || i == 0 || i + 1 >= s.len ||
@@ -920,32 +921,35 @@ split(struct fold_cg_st *st, uint32_t nctx)
 			if (j == s.len || s.s[j] == '\'') {
 				p = i + 1;	/* the level is [i, j) */
 				q = j;
+				fold_grow(&buf, &cap, nb + s.len + 1, 1);
 				break;
 			}
 		}
+		nm[k].inbuf = p > 0;
+		nm[k].s = s.s;
+		nm[k].len = s.len;
 		if (p > 0) {
 			memcpy(buf + nb, s.s, p - 1);
 			memcpy(buf + nb + p - 1, s.s + q, s.len - q);
 			nm[k].len = s.len - (q - p + 1);
-		} else {
-			memcpy(buf + nb, s.s, s.len);
-			nm[k].len = s.len;
+			nm[k].off = nb;
+			nb += nm[k].len;
 		}
-		nm[k].off = nb;
-		nb += nm[k].len;
 		order[k] = k;
 	}
+	for (k = 0; k < nctx; k++)
+		if (nm[k].inbuf)
+			nm[k].s = buf + nm[k].off;
 	/* a table of them by their right-to-left hash */
 	while (mask + 1 < 2 * (size_t)nctx)
 		mask = 2 * mask + 1;
 	slot = xcalloc(mask + 1, sizeof(*slot));
 	for (k = 0; k < nctx; k++) {
-		nm[k].h = h = rhash(buf + nm[k].off, nm[k].len);
+		nm[k].h = h = rhash(nm[k].s, nm[k].len);
 		for (i = h & mask; slot[i] != 0; i = (i + 1) & mask) {
 			r = slot[i] - 1;
 			if (nm[r].h == h && nm[r].len == nm[k].len &&
-			    memcmp(buf + nm[r].off, buf + nm[k].off,
-			    nm[k].len) == 0)
+			    memcmp(nm[r].s, nm[k].s, nm[k].len) == 0)
 				break;
 		}
 		if (slot[i] == 0)
@@ -958,7 +962,7 @@ split(struct fold_cg_st *st, uint32_t nctx)
 		size_t L;
 
 		k = order[q];
-		t = buf + nm[k].off;
+		t = nm[k].s;
 		L = nm[k].len;
 		best = NONE;
 		bj = 0;
@@ -971,7 +975,7 @@ split(struct fold_cg_st *st, uint32_t nctx)
 					r = slot[i] - 1;
 					if (nm[r].h == h &&
 					    nm[r].len == L - j - 1 &&
-					    memcmp(buf + nm[r].off, t + j + 1,
+					    memcmp(nm[r].s, t + j + 1,
 					    L - j - 1) == 0) {
 						best = r;
 						bj = j;
@@ -1291,6 +1295,8 @@ resolve(struct fold_cg *c)
 	const char *evn;
 
 	chains(st);
+	fold_intern_free(&st->cx);	/* the names are in chains now */
+	fold_intern_init(&st->cx);
 	for (k = 0; k < st->nch; k++)
 		if (st->chains[k].n - 1 > N)
 			N = st->chains[k].n - 1;
