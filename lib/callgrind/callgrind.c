@@ -872,9 +872,50 @@ rhash(const char *s, size_t n)
 struct norm {
 	const char *s;		/* the name without its level: the context's */
 	size_t off, len;	/* name, or (when it had one) in buf at off */
-	uint64_t h;
+	size_t dl;		/* the length before its last "'", or 0 */
+	uint64_t h, dh, rh;	/* fold_hash() of it and of dl bytes, rhash() */
 	int inbuf;
 };
+
+/* A table of contexts by a hash of (a part of) their names. */
+struct ntab {
+	uint32_t *slot;		/* index + 1; 0: empty */
+	size_t mask;
+};
+
+/*
+ * The context whose name's first len bytes (which: 0 the whole name, 1
+ * up to the last "'", 2 the whole name by rhash) hash to h and are s, or
+ * NONE; add: put k there when there is none.
+ */
+static uint32_t
+ntab_get(struct ntab *t, const struct norm *nm, int which, uint64_t h,
+    const char *s, size_t len, uint32_t add)
+{
+	size_t i;
+	uint32_t r;
+
+	for (i = h & t->mask; t->slot[i] != 0; i = (i + 1) & t->mask) {
+		r = t->slot[i] - 1;
+		if ((which == 0 ? nm[r].h : which == 2 ? nm[r].rh :
+		    nm[r].dh) == h &&
+		    (which == 1 ? nm[r].dl : nm[r].len) == len &&
+		    memcmp(nm[r].s, s, len) == 0)
+			return r;
+	}
+	if (add != NONE)
+		t->slot[i] = add + 1;
+	return NONE;
+}
+
+static void
+ntab_init(struct ntab *t, size_t n)
+{
+	t->mask = 15;
+	while (t->mask + 1 < 2 * n)
+		t->mask = 2 * t->mask + 1;
+	t->slot = xcalloc(t->mask + 1, sizeof(*t->slot));
+}
 
 static const struct norm *sort_norm;
 
@@ -887,104 +928,129 @@ bylen(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The level of a context name: [*b, *e) is "'DIGITS" after the callee. */
+static int
+level(const char *s, size_t n, size_t *b, size_t *e)
+{
+	const char *q = s;
+	size_t i, j;
+
+	while (n > 1 && (size_t)(q + 1 - s) < n &&
+	    (q = memchr(q + 1, '\'', n - (size_t)(q + 1 - s))) != NULL) {
+		i = (size_t)(q - s);
+		if (i + 1 >= n)
+			return 0;
+		if (!isdig((unsigned char)s[i + 1]))
+			continue;
+		for (j = i + 1; j < n && isdig((unsigned char)s[j]); j++)
+			;
+		if (j == n || s[j] == '\'') {
+			*b = i;
+			*e = j;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /*
  * Context names without --compress-mangled: "callee['LEVEL]'caller'...".
  * The level (the first piece of digits after the callee) is dropped; the
  * callee ends at the first "'" after which the rest is another context's
- * name (its caller's context), found by a hash of each suffix made in one
- * pass from the right; the chain is the callee then that context's chain
- * (contexts are done shortest first).  A name with no such "'" is one
- * function when it has no "'", else (a cut context) split at each "'".
+ * name (its caller's context): one lookup when the callee has no "'".
+ * Failing that, a context whose rest is the start of another's name up to
+ * its last "'" is cut (its caller's context has one more caller), and
+ * split at each "'"; else each "'" is tried, from the left, by a hash of
+ * each suffix made in one pass from the right (a name with "'" inside).
+ * The chain is the callee then the rest's context's chain (contexts are
+ * done shortest first); a name with no "'" is one function.
  */
 static void
 split(struct fold_cg_st *st, uint32_t nctx)
 {
 	struct norm *nm = xmalloc(((size_t)nctx + 1) * sizeof(*nm));
 	uint32_t *order = xmalloc(((size_t)nctx + 1) * sizeof(*order));
-	uint32_t *slot, *ids = NULL, r, best, k, rc;
-	size_t mask = 15, i, j, p, q = 0, nb = 0, cap = 0, idcap = 0, nids, bj;
+	uint32_t *ids = NULL, best, found, r, k, rc;
+	size_t i, j, p, q, nb = 0, cap = 0, idcap = 0, nids, bj, lb, le;
+	struct ntab whole, start, rtab = { NULL, 0 };
+	const char *t, *t0;
 	char *buf = NULL;
 	struct fold_str s;
 	uint64_t h;
+	size_t L;
 
 	/* the names without their level */
 	for (k = 0; k < nctx; k++) {
 		s = fold_intern_str(&st->cx, k);
-		p = 0;
-		for (i = 0; i < s.len; i++) {
-			if (s.s[i] != '\'' || i == 0 || i + 1 >= s.len ||
-			    !isdig((unsigned char)s.s[i + 1]))
-				continue;
-			for (j = i + 1; j < s.len && isdig((unsigned char)s.s[j]);
-			    j++)
-				;
-			if (j == s.len || s.s[j] == '\'') {
-				p = i + 1;	/* the level is [i, j) */
-				q = j;
-				fold_grow(&buf, &cap, nb + s.len + 1, 1);
-				break;
-			}
-		}
-		nm[k].inbuf = p > 0;
+		nm[k].inbuf = level(s.s, s.len, &lb, &le);
 		nm[k].s = s.s;
 		nm[k].len = s.len;
-		if (p > 0) {
-			memcpy(buf + nb, s.s, p - 1);
-			memcpy(buf + nb + p - 1, s.s + q, s.len - q);
-			nm[k].len = s.len - (q - p + 1);
+		if (nm[k].inbuf) {
+			fold_grow(&buf, &cap, nb + s.len + 1, 1);
+			memcpy(buf + nb, s.s, lb);
+			memcpy(buf + nb + lb, s.s + le, s.len - le);
+			nm[k].len = s.len - (le - lb);
 			nm[k].off = nb;
 			nb += nm[k].len;
 		}
 		order[k] = k;
 	}
-	for (k = 0; k < nctx; k++)
+	ntab_init(&whole, nctx);
+	ntab_init(&start, nctx);
+	for (k = 0; k < nctx; k++) {
 		if (nm[k].inbuf)
 			nm[k].s = buf + nm[k].off;
-	/* a table of them by their right-to-left hash */
-	while (mask + 1 < 2 * (size_t)nctx)
-		mask = 2 * mask + 1;
-	slot = xcalloc(mask + 1, sizeof(*slot));
-	for (k = 0; k < nctx; k++) {
-		nm[k].h = h = rhash(nm[k].s, nm[k].len);
-		for (i = h & mask; slot[i] != 0; i = (i + 1) & mask) {
-			r = slot[i] - 1;
-			if (nm[r].h == h && nm[r].len == nm[k].len &&
-			    memcmp(nm[r].s, nm[k].s, nm[k].len) == 0)
-				break;
+		nm[k].h = fold_hash(nm[k].s, nm[k].len);
+		(void)ntab_get(&whole, nm, 0, nm[k].h, nm[k].s, nm[k].len, k);
+		for (i = nm[k].len; i > 0 && nm[k].s[i - 1] != '\''; i--)
+			;
+		nm[k].dl = i > 1 ? i - 1 : 0;
+		if (nm[k].dl > 0) {
+			nm[k].dh = fold_hash(nm[k].s, nm[k].dl);
+			(void)ntab_get(&start, nm, 1, nm[k].dh, nm[k].s,
+			    nm[k].dl, k);
 		}
-		if (slot[i] == 0)
-			slot[i] = k + 1;
 	}
 	sort_norm = nm;
 	qsort(order, nctx, sizeof(*order), bylen);
 	for (q = 0; q < nctx; q++) {
-		const char *t;
-		size_t L;
-
 		k = order[q];
 		t = nm[k].s;
 		L = nm[k].len;
-		best = NONE;
+		best = found = NONE;
 		bj = 0;
+		p = 0;
+		if (L > 2 && (t0 = memchr(t + 1, '\'', L - 2)) != NULL) {
+			p = (size_t)(t0 - t);
+			h = fold_hash(t + p + 1, L - p - 1);
+			best = ntab_get(&whole, nm, 0, h, t + p + 1, L - p - 1,
+			    NONE);
+			bj = p;
+			if (best == NONE && ntab_get(&start, nm, 1, h, t + p + 1,
+			    L - p - 1, NONE) != NONE)
+				p = 0;	/* cut */
+		}
+		if (best == NONE && p > 0 && rtab.slot == NULL) {
+			ntab_init(&rtab, nctx);
+			for (j = 0; j < nctx; j++) {
+				nm[j].rh = rhash(nm[j].s, nm[j].len);
+				(void)ntab_get(&rtab, nm, 2, nm[j].rh, nm[j].s,
+				    nm[j].len, (uint32_t)j);
+			}
+		}
 		h = 0;
-		for (j = L; j-- > 1;) {
-			/* h is the hash of t[j + 1 .. L) */
-			if (t[j] == '\'' && j + 1 < L) {
-				for (i = h & mask; slot[i] != 0;
-				    i = (i + 1) & mask) {
-					r = slot[i] - 1;
-					if (nm[r].h == h &&
-					    nm[r].len == L - j - 1 &&
-					    memcmp(nm[r].s, t + j + 1,
-					    L - j - 1) == 0) {
-						best = r;
-						bj = j;
-						break;
-					}
-				}
+		for (j = L; best == NONE && p > 0 && j-- > 1;) {
+			/* h is the rhash of t[j + 1 .. L); the leftmost wins */
+			if (t[j] == '\'' && j + 1 < L &&
+			    (r = ntab_get(&rtab, nm, 2, h, t + j + 1, L - j - 1,
+			    NONE)) != NONE) {
+				found = r;
+				bj = j;
 			}
 			h = (unsigned char)t[j] + RK * h;
 		}
+		if (found != NONE)
+			best = found;
 		nids = 0;
 		if (best != NONE && (rc = st->ctxs[best].chain) != NONE) {
 			fold_grow(&ids, &idcap, (size_t)st->chains[rc].n + 1,
@@ -1007,7 +1073,9 @@ split(struct fold_cg_st *st, uint32_t nctx)
 		st->ctxs[k].chain = chain_add(st, ids, nids);
 	}
 	free(ids);
-	free(slot);
+	free(whole.slot);
+	free(start.slot);
+	free(rtab.slot);
 	free(order);
 	free(nm);
 	free(buf);
