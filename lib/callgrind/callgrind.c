@@ -45,7 +45,7 @@ struct chain {
 	uint32_t n;
 	uint64_t h;
 	uint64_t self;
-	uint32_t memo;		/* its stack (texts id), or NONE */
+	uint32_t memo;		/* its stack (keys id), or NONE */
 	uint32_t stamp;		/* the walk that last passed it */
 	uint32_t depth;		/* frames of its stack */
 	int cut;		/* its stack is under CUTFRAME */
@@ -105,13 +105,14 @@ struct fold_cg_st {
 	size_t namecap;
 	struct fold_intern rnames;	/* names as written in stacks */
 	struct fold_intern objs;	/* object file names */
-	struct fold_intern texts;	/* the folded stacks */
+	struct fold_intern keys;	/* the folded stacks, as rnames ids */
+	uint32_t *fb;			/* a stack being made */
+	size_t fbcap;
+	uint32_t cutname;		/* rnames id of CUTFRAME */
 	uint64_t *counts;
 	size_t countcap;
 	struct evtot *evt;
 	size_t nevt, evtcap;
-	char *sb;			/* a stack being made */
-	size_t sbcap;
 	char *rb;			/* a name being rendered */
 	size_t rbcap;
 	size_t rendcap;
@@ -1143,8 +1144,8 @@ unnamed(const char *s, size_t n, int *hex)
 	return 1;
 }
 
-/* A name as it is written in a stack (rnames). */
-static struct fold_str
+/* A name as it is written in a stack: its rnames id. */
+static uint32_t
 render(struct fold_cg_st *st, uint32_t name)
 {
 	struct fold_str s, o;
@@ -1153,7 +1154,7 @@ render(struct fold_cg_st *st, uint32_t name)
 	int hex;
 
 	if (st->rend[name] != NONE)
-		return fold_intern_str(&st->rnames, st->rend[name]);
+		return st->rend[name];
 	s = fold_intern_str(&st->names, name);
 	if ((st->flags & FOLD_CG_DEMANGLE) && s.len > 1 &&
 	    s.s[0] == '_' && s.len < FOLD_DM_MAXOUT) {
@@ -1200,23 +1201,28 @@ render(struct fold_cg_st *st, uint32_t name)
 			st->rb[i] = ' ';
 	free(dm);
 	st->rend[name] = fold_intern(&st->rnames, st->rb, n, NULL);
-	return fold_intern_str(&st->rnames, st->rend[name]);
+	return st->rend[name];
 }
 
-/* The stack bytes being made in sb: room for n more at *len. */
-static char *
-sb_room(struct fold_cg_st *st, size_t len, size_t n)
+/*
+ * A stack is kept as its frames, root first, each an rnames id (4 bytes,
+ * as the machine has them), interned in keys: made in fb.  The frames
+ * become sort ranks when they are printed (fold_cg_print()).
+ */
+static uint32_t *
+fb_room(struct fold_cg_st *st, size_t n, size_t more)
 {
-	fold_grow(&st->sb, &st->sbcap, len + n, 1);
-	return st->sb + len;
+	fold_grow(&st->fb, &st->fbcap, n + more, sizeof(*st->fb));
+	return st->fb + n;
 }
 
-/* A stack (its bytes in sb[0..len)) interned: its texts id. */
+/* The stack of fb[0..n) interned: its keys id. */
 static uint32_t
-text(struct fold_cg_st *st, size_t len)
+stack_id(struct fold_cg_st *st, size_t n)
 {
 	int isnew;
-	uint32_t k = fold_intern(&st->texts, st->sb, len, &isnew);
+	uint32_t k = fold_intern(&st->keys, (const char *)st->fb,
+	    n * sizeof(*st->fb), &isnew);
 
 	if (isnew) {
 		fold_grow(&st->counts, &st->countcap, (size_t)k + 1,
@@ -1226,22 +1232,16 @@ text(struct fold_cg_st *st, size_t len)
 	return k;
 }
 
-/* The frames of chain c, root first, after len bytes of sb (and ';'). */
+/* The frames of chain c, root first, after n frames of fb: how many. */
 static size_t
-put_chain(struct fold_cg_st *st, size_t len, uint32_t c)
+put_chain(struct fold_cg_st *st, size_t n, uint32_t c)
 {
 	const struct chain *ch = &st->chains[c];
-	struct fold_str r;
-	uint32_t j;
+	uint32_t j, *o = fb_room(st, n, ch->n);
 
-	for (j = ch->n; j-- > 0;) {
-		r = render(st, st->cseq[ch->off + j]);
-		if (len > 0)
-			*sb_room(st, len++, 1) = ';';
-		memcpy(sb_room(st, len, r.len), r.s, r.len);
-		len += r.len;
-	}
-	return len;
+	for (j = ch->n; j-- > 0;)
+		*o++ = render(st, st->cseq[ch->off + j]);
+	return n + ch->n;
 }
 
 /* Chains of N + 1 functions by their first N: the first and how many. */
@@ -1297,7 +1297,7 @@ stack_of(struct fold_cg_st *st, uint32_t c, uint32_t N, const struct pref *pt,
 		if (ch->n < N + 1 || chain_find(st, st->cseq + ch->off + 1,
 		    ch->n - 1, ids_hash(st->cseq + ch->off + 1, ch->n - 1)) !=
 		    NONE) {
-			ch->memo = text(st, put_chain(st, 0, cur));
+			ch->memo = stack_id(st, put_chain(st, 0, cur));
 			ch->depth = ch->n;
 			np--;
 			break;
@@ -1306,9 +1306,8 @@ stack_of(struct fold_cg_st *st, uint32_t c, uint32_t N, const struct pref *pt,
 		i = pref_find(pt, pmask, st, st->cseq + ch->off + 1, N, h, 0, 0);
 		if (i == NONE || pt[i].count != 1 ||
 		    st->chains[pt[i].chain].stamp == w) {
-			len = put_chain(st, sizeof(CUTFRAME) - 1, cur);
-			memcpy(st->sb, CUTFRAME, sizeof(CUTFRAME) - 1);
-			ch->memo = text(st, len);
+			*fb_room(st, 0, 1) = st->cutname;
+			ch->memo = stack_id(st, put_chain(st, 1, cur));
 			ch->depth = ch->n;
 			ch->cut = 1;
 			np--;
@@ -1320,13 +1319,11 @@ stack_of(struct fold_cg_st *st, uint32_t c, uint32_t N, const struct pref *pt,
 	while (np-- > 0) {
 		ch = &st->chains[st->path[np]];
 		up = &st->chains[cur];
-		r = fold_intern_str(&st->texts, up->memo);
-		memcpy(sb_room(st, 0, r.len), r.s, r.len);
-		len = r.len;
-		*sb_room(st, len++, 1) = ';';
-		r = render(st, st->cseq[ch->off]);
-		memcpy(sb_room(st, len, r.len), r.s, r.len);
-		ch->memo = text(st, len + r.len);
+		r = fold_intern_str(&st->keys, up->memo);
+		len = r.len / sizeof(*st->fb);
+		memcpy(fb_room(st, 0, len + 1), r.s, r.len);
+		st->fb[len] = render(st, st->cseq[ch->off]);
+		ch->memo = stack_id(st, len + 1);
 		ch->depth = up->depth + 1;
 		ch->cut = up->cut;
 		ch->done = 1;
@@ -1359,7 +1356,6 @@ resolve(struct fold_cg *c)
 	uint64_t cutcost = 0, total = 0, h;
 	size_t ncut = 0, ndone = 0;
 	uint32_t need = 0;
-	struct fold_str r;
 	const char *evn;
 
 	chains(st);
@@ -1373,9 +1369,8 @@ resolve(struct fold_cg *c)
 			ch = &st->chains[k];
 			if (ch->self == 0)
 				continue;
-			r = render(st, st->cseq[ch->off]);
-			memcpy(sb_room(st, 0, r.len), r.s, r.len);
-			add_count(c, text(st, r.len), ch->self);
+			*fb_room(st, 0, 1) = render(st, st->cseq[ch->off]);
+			add_count(c, stack_id(st, 1), ch->self);
 		}
 		if (st->nch > 0 && !st->warned_noctx &&
 		    !(st->flags & FOLD_CG_QUIET)) {
@@ -1448,7 +1443,9 @@ fold_cg_new(unsigned flags, const char *ev, int nfiles)
 	fold_intern_init(&st->names);
 	fold_intern_init(&st->rnames);
 	fold_intern_init(&st->objs);
-	fold_intern_init(&st->texts);
+	fold_intern_init(&st->keys);
+	st->cutname = fold_intern(&st->rnames, CUTFRAME, sizeof(CUTFRAME) - 1,
+	    NULL);
 	return c;
 }
 
@@ -1556,25 +1553,90 @@ fold_cg_run(struct fold_cg *c, int nfiles, char **files)
 	}
 }
 
+/*
+ * Byte order of stacks is the order of their frames, each frame compared
+ * as its name followed by ';', or by nothing when it is the last: a token
+ * each (2 * rnames id + last), ranked once.
+ */
+static const struct fold_intern *tok_names;
+
+static int
+bytoken(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	struct fold_str p = fold_intern_str(tok_names, x / 2);
+	struct fold_str q = fold_intern_str(tok_names, y / 2);
+	size_t n = p.len < q.len ? p.len : q.len;
+	int r = memcmp(p.s, q.s, n), u, v;
+
+	if (r != 0)
+		return r;
+	/* after the common bytes: the next byte, ';' or the end (-1) */
+	u = p.len > n ? (unsigned char)p.s[n] : (x & 1) ? -1 : ';';
+	v = q.len > n ? (unsigned char)q.s[n] : (y & 1) ? -1 : ';';
+	if (u != v)
+		return u < v ? -1 : 1;
+	if (p.len == q.len)
+		return (x & 1) == (y & 1) ? 0 : (x & 1) ? -1 : 1;
+	return p.len < q.len ? -1 : 1;
+}
+
 void
 fold_cg_print(struct fold_cg *c)
 {
 	struct fold_cg_st *st = c->st;
-	size_t n = fold_intern_count(&st->texts), k, m = 0;
+	size_t n = fold_intern_count(&st->keys), k, m = 0, j, nf;
+	size_t nr = fold_intern_count(&st->rnames);
 	uint32_t *ids = xmalloc((n + 1) * sizeof(*ids));
-	struct fold_str s;
+	uint32_t *tok = xmalloc((2 * nr + 1) * sizeof(*tok));
+	uint32_t *rank = xmalloc((2 * nr + 1) * sizeof(*rank));
+	unsigned char *b;
+	struct fold_str s, r;
+	uint32_t x;
 
-	for (k = 0; k < n; k++)
-		if (st->counts[k] != 0)
-			ids[m++] = (uint32_t)k;
-	fold_sort_names(ids, m, &st->texts);
+	for (k = 0; k < 2 * nr; k++)
+		tok[k] = (uint32_t)k;
+	tok_names = &st->rnames;
+	qsort(tok, 2 * nr, sizeof(*tok), bytoken);
+	for (k = 0; k < 2 * nr; k++)
+		rank[tok[k]] = (uint32_t)k;
+	/* each stack's frames become their ranks, big-endian: in place, as
+	 * the keys are not looked up again */
+	for (k = 0; k < n; k++) {
+		if (st->counts[k] == 0)
+			continue;
+		ids[m++] = (uint32_t)k;
+		s = fold_intern_str(&st->keys, (uint32_t)k);
+		b = (unsigned char *)(uintptr_t)s.s;
+		nf = s.len / 4;
+		for (j = 0; j < nf; j++) {
+			memcpy(&x, b + 4 * j, 4);
+			x = rank[2 * x + (j + 1 == nf)];
+			b[4 * j] = (unsigned char)(x >> 24);
+			b[4 * j + 1] = (unsigned char)(x >> 16);
+			b[4 * j + 2] = (unsigned char)(x >> 8);
+			b[4 * j + 3] = (unsigned char)x;
+		}
+	}
+	free(rank);
+	fold_sort_names(ids, m, &st->keys);
 	for (k = 0; k < m; k++) {
-		s = fold_intern_str(&st->texts, ids[k]);
-		fo_write(s.s, s.len);
+		s = fold_intern_str(&st->keys, ids[k]);
+		b = (unsigned char *)(uintptr_t)s.s;
+		nf = s.len / 4;
+		for (j = 0; j < nf; j++) {
+			x = (uint32_t)b[4 * j] << 24 | (uint32_t)b[4 * j + 1] << 16 |
+			    (uint32_t)b[4 * j + 2] << 8 | b[4 * j + 3];
+			r = fold_intern_str(&st->rnames, tok[x] / 2);
+			if (j > 0)
+				fo_putc(';');
+			fo_write(r.s, r.len);
+		}
 		fo_putc(' ');
 		fo_u64(st->counts[ids[k]]);
 		fo_putc('\n');
 	}
+	free(tok);
 	free(ids);
 }
 
@@ -1597,13 +1659,13 @@ fold_cg_free(struct fold_cg *c)
 	free(st->nameobj);
 	free(st->rend);
 	free(st->counts);
-	free(st->sb);
 	free(st->rb);
 	free(st->path);
 	fold_intern_free(&st->names);
 	fold_intern_free(&st->rnames);
 	fold_intern_free(&st->objs);
-	fold_intern_free(&st->texts);
+	fold_intern_free(&st->keys);
+	free(st->fb);
 	free(st);
 	free(c);
 	return status;
