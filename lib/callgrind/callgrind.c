@@ -918,6 +918,26 @@ ntab_init(struct ntab *t, size_t n)
 	t->slot = xcalloc(t->mask + 1, sizeof(*t->slot));
 }
 
+/* The table of names by their start up to their last "'". */
+static void
+start_table(struct ntab *t, struct norm *nm, uint32_t nctx)
+{
+	uint32_t k;
+	size_t i;
+
+	ntab_init(t, nctx);
+	for (k = 0; k < nctx; k++) {
+		for (i = nm[k].len; i > 0 && nm[k].s[i - 1] != '\''; i--)
+			;
+		nm[k].dl = i > 1 ? i - 1 : 0;
+		if (nm[k].dl > 0) {
+			nm[k].dh = fold_hash(nm[k].s, nm[k].dl);
+			(void)ntab_get(t, nm, 1, nm[k].dh, nm[k].s, nm[k].dl,
+			    k);
+		}
+	}
+}
+
 static const struct norm *sort_norm;
 
 static int
@@ -973,7 +993,7 @@ split(struct fold_cg_st *st, uint32_t nctx)
 	uint32_t *order = xmalloc(((size_t)nctx + 1) * sizeof(*order));
 	uint32_t *ids = NULL, best, found, r, k, rc;
 	size_t i, j, p, q, nb = 0, cap = 0, idcap = 0, nids, bj, lb, le;
-	struct ntab whole, start, rtab = { NULL, 0 };
+	struct ntab whole, start = { NULL, 0 }, rtab = { NULL, 0 };
 	const char *t, *t0;
 	char *buf = NULL;
 	struct fold_str s;
@@ -996,22 +1016,16 @@ split(struct fold_cg_st *st, uint32_t nctx)
 		}
 		order[k] = k;
 	}
-	ntab_init(&whole, nctx);
-	ntab_init(&start, nctx);
-	for (k = 0; k < nctx; k++) {
-		if (nm[k].inbuf)
+	/* the names with a level dropped: a table of their own (the others
+	 * are found in cx, as they were read) */
+	ntab_init(&whole, nb > 0 ? nctx : 1);
+	for (k = 0; k < nctx; k++)
+		if (nm[k].inbuf) {
 			nm[k].s = buf + nm[k].off;
-		nm[k].h = fold_hash(nm[k].s, nm[k].len);
-		(void)ntab_get(&whole, nm, 0, nm[k].h, nm[k].s, nm[k].len, k);
-		for (i = nm[k].len; i > 0 && nm[k].s[i - 1] != '\''; i--)
-			;
-		nm[k].dl = i > 1 ? i - 1 : 0;
-		if (nm[k].dl > 0) {
-			nm[k].dh = fold_hash(nm[k].s, nm[k].dl);
-			(void)ntab_get(&start, nm, 1, nm[k].dh, nm[k].s,
-			    nm[k].dl, k);
+			nm[k].h = fold_hash(nm[k].s, nm[k].len);
+			(void)ntab_get(&whole, nm, 0, nm[k].h, nm[k].s,
+			    nm[k].len, k);
 		}
-	}
 	sort_norm = nm;
 	qsort(order, nctx, sizeof(*order), bylen);
 	for (q = 0; q < nctx; q++) {
@@ -1024,9 +1038,15 @@ split(struct fold_cg_st *st, uint32_t nctx)
 		if (L > 2 && (t0 = memchr(t + 1, '\'', L - 2)) != NULL) {
 			p = (size_t)(t0 - t);
 			h = fold_hash(t + p + 1, L - p - 1);
-			best = ntab_get(&whole, nm, 0, h, t + p + 1, L - p - 1,
-			    NONE);
+			best = fold_intern_find_h(&st->cx, t + p + 1, L - p - 1, h);
+			if (best != NONE && st->ctxs[best].composite)
+				best = NONE;
+			if (best == NONE && nb > 0)
+				best = ntab_get(&whole, nm, 0, h, t + p + 1,
+				    L - p - 1, NONE);
 			bj = p;
+			if (best == NONE && start.slot == NULL)
+				start_table(&start, nm, nctx);
 			if (best == NONE && ntab_get(&start, nm, 1, h, t + p + 1,
 			    L - p - 1, NONE) != NONE)
 				p = 0;	/* cut */
