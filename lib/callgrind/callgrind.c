@@ -1613,6 +1613,8 @@ fold_cg_print(struct fold_cg *c)
 	unsigned char *b;
 	struct fold_str s, r;
 	uint32_t x;
+	size_t len;
+	char *o;
 
 	for (k = 0; k < 2 * nr; k++)
 		tok[k] = (uint32_t)k;
@@ -1644,17 +1646,39 @@ fold_cg_print(struct fold_cg *c)
 		s = fold_intern_str(&st->keys, ids[k]);
 		b = (unsigned char *)(uintptr_t)s.s;
 		nf = s.len / 4;
-		for (j = 0; j < nf; j++) {
+		/* the ranks back to names, in place: rnames ids */
+		for (j = 0, len = 24; j < nf; j++) {
 			x = (uint32_t)b[4 * j] << 24 | (uint32_t)b[4 * j + 1] << 16 |
 			    (uint32_t)b[4 * j + 2] << 8 | b[4 * j + 3];
-			r = fold_intern_str(&st->rnames, tok[x] / 2);
-			if (j > 0)
-				fo_putc(';');
-			fo_write(r.s, r.len);
+			x = tok[x] / 2;
+			memcpy(b + 4 * j, &x, 4);
+			len += fold_intern_str(&st->rnames, x).len + 1;
 		}
-		fo_putc(' ');
-		fo_u64(st->counts[ids[k]]);
-		fo_putc('\n');
+		if ((o = fo_room(len)) == NULL) {	/* longer than the buffer */
+			for (j = 0; j < nf; j++) {
+				memcpy(&x, b + 4 * j, 4);
+				r = fold_intern_str(&st->rnames, x);
+				if (j > 0)
+					fo_putc(';');
+				fo_write(r.s, r.len);
+			}
+			fo_putc(' ');
+			fo_u64(st->counts[ids[k]]);
+			fo_putc('\n');
+			continue;
+		}
+		for (j = 0; j < nf; j++) {
+			memcpy(&x, b + 4 * j, 4);
+			r = fold_intern_str(&st->rnames, x);
+			if (j > 0)
+				*o++ = ';';
+			memcpy(o, r.s, r.len);
+			o += r.len;
+		}
+		*o++ = ' ';
+		o += fold_fmt_u64(o, st->counts[ids[k]]);
+		*o++ = '\n';
+		fo_wrote(o);
 	}
 	free(tok);
 	free(ids);
