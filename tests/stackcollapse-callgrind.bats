@@ -262,6 +262,12 @@ mains() {
 
 @test "names with ' inside split where the rest names the caller's context" {
 	case_ok quote "$D/quote.cg"
+	# and a recursion level after such a name
+	printf '%s\n' 'events: Ir' "fn=(1) op''x'2'main'(below main)" '1 5' \
+	    "fn=(3) op''x'main'(below main)" '1 1' "fn=(2) main'(below main)" '1 1' \
+	    'fn=(4) (below main)' '1 1' 'totals: 8' > "$T/level.cg"
+	run sc "$T/level.cg"
+	[ "$output" = $'(below main) 1\n(below main);main 1\n(below main);main;op\'\'x 6' ]
 }
 
 @test "cut contexts: completed when one calling context fits, else [stack cut] and a message" {

@@ -949,29 +949,27 @@ bylen(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The level of a context name: [*b, *e) is "'DIGITS" after the callee. */
+/*
+ * The level of a context name: [*b, *e) is "'DIGITS" after the callee,
+ * looked for at its first "'" (a callee with "'" inside keeps its level
+ * here: split() drops it from the callee's name).
+ */
 static int
 level(const char *s, size_t n, size_t *b, size_t *e)
 {
-	const char *q = s;
+	const char *q;
 	size_t i, j;
 
-	while (n > 1 && (size_t)(q + 1 - s) < n &&
-	    (q = memchr(q + 1, '\'', n - (size_t)(q + 1 - s))) != NULL) {
-		i = (size_t)(q - s);
-		if (i + 1 >= n)
-			return 0;
-		if (!isdig((unsigned char)s[i + 1]))
-			continue;
-		for (j = i + 1; j < n && isdig((unsigned char)s[j]); j++)
-			;
-		if (j == n || s[j] == '\'') {
-			*b = i;
-			*e = j;
-			return 1;
-		}
-	}
-	return 0;
+	if (n < 3 || (q = memchr(s + 1, '\'', n - 2)) == NULL)
+		return 0;
+	i = (size_t)(q - s);
+	for (j = i + 1; j < n && isdig((unsigned char)s[j]); j++)
+		;
+	if (j == i + 1 || (j < n && s[j] != '\''))
+		return 0;
+	*b = i;
+	*e = j;
+	return 1;
 }
 
 /*
@@ -1076,6 +1074,11 @@ split(struct fold_cg_st *st, uint32_t nctx)
 		if (best != NONE && (rc = st->ctxs[best].chain) != NONE) {
 			fold_grow(&ids, &idcap, (size_t)st->chains[rc].n + 1,
 			    sizeof(*ids));
+			/* a level left after a callee with "'" inside */
+			for (i = bj; i > 1 && isdig((unsigned char)t[i - 1]); i--)
+				;
+			if (i < bj && i > 1 && t[i - 1] == '\'' && !nm[k].inbuf)
+				bj = i - 1;
 			ids[0] = name_id(st, t, bj);
 			memcpy(ids + 1, st->cseq + st->chains[rc].off,
 			    st->chains[rc].n * sizeof(*ids));
