@@ -44,6 +44,8 @@
  *                        folded stacks; the protobuf wire format
  *   xctrace/  xctrace.h  Instruments exports (xctrace export XML) to
  *                        folded stacks
+ *   callgrind/ callgrind.h  valgrind's callgrind profiles to folded
+ *                        stacks, by call context
  *
  * This header includes base.h, which every tool and unit needs; a tool or
  * unit includes the headers of the other domains it uses.

@@ -89,6 +89,7 @@ done
 [ -x "$bin/folddiff" ] && . "$top/tests/bench/folddiff.sh"
 [ -x "$bin/stackcollapse-pprof" ] && . "$top/tests/bench/pprof.sh"
 [ -x "$bin/stackcollapse-xctrace" ] && . "$top/tests/bench/xctrace.sh"
+[ -x "$bin/stackcollapse-callgrind" ] && . "$top/tests/bench/callgrind.sh"
 
 . "$top/tests/bench/shapes.sh"
 
