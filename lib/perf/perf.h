@@ -209,12 +209,15 @@ int fold_perf_run_any(struct fold_perf *p, const struct fold_perfdata_opts *o,
  * for the frame a signal interrupted), and returns how many.  cache
  * (fold_unwind_cache_new(), for all the samples of a run; fixed size)
  * keeps the CFI rows found.  The work is bounded by max and the CFI's own
- * bounds.
+ * bounds.  fold_unwind_reach(): how many bytes from the stack pointer up
+ * the walks with cache have been reading of late (a maximum that decays
+ * by 1/64 a walk): what a caller may prefetch of the next stack copy.
  */
 struct fold_cfi;
 struct fold_unwind_cache;	/* rows found, by object and address */
 struct fold_unwind_cache *fold_unwind_cache_new(void);
 void fold_unwind_cache_free(struct fold_unwind_cache *c);
+uint64_t fold_unwind_reach(const struct fold_unwind_cache *c);
 struct fold_unwind_in {
 	const uint64_t *regs;
 	uint64_t mask;

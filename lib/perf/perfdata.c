@@ -293,6 +293,7 @@ struct fold_perfdata {
 	int dwarf;		/* an attr has user stack dumps */
 	int unwind;		/* and they are unwound (--no-inline) */
 	struct fold_unwind_cache *ucache;
+	uint32_t ucopy;		/* the size of their stack copies */
 	unsigned char *umap;	/* the file, mapped for unwinding */
 	uint64_t ureleased;	/* its pages below this are let go */
 	char arch[16];		/* ARCH feature ("x86_64"), or "" */
@@ -679,8 +680,11 @@ add_attr(struct fold_perfdata *d, const unsigned char *p, size_t n)
 		}
 	}
 	/* refused before the first record, when the command line is known */
-	if ((a->sample_type & S_STACK_USER) && (a->sample_type & S_REGS_USER))
+	if ((a->sample_type & S_STACK_USER) && (a->sample_type & S_REGS_USER)) {
 		d->dwarf = 1;
+		if (n >= 92 && r32(d, p + 88) > d->ucopy)
+			d->ucopy = r32(d, p + 88);	/* sample_stack_user */
+	}
 	if ((a->sample_type & S_BRANCH_STACK) && (a->branch_type & BR_CALL_STACK))
 		refuse(d, "recorded with --call-graph lbr: perf script builds "
 		    "its stacks from the branch records, which stackcollapse-perf "
@@ -1874,6 +1878,39 @@ qsort_runs(struct fold_perfdata *d)
 	}
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+/*
+ * A sample about to be unwound (r, in the file's bytes): the part of its
+ * stack copy the unwinding of late has read, and its registers before
+ * it, asked of memory now, while the sample before is unwound (the copies
+ * are cold: each would otherwise be read a line at a time, each line
+ * waited for, as the walk goes up the stack).  A hint: the copy is
+ * taken to be the attr's size, before the record's last word.
+ */
+static void
+ahead(struct fold_perfdata *d, const unsigned char *r)
+{
+	size_t size = r16(d, r + 6), reach;
+	const unsigned char *p, *e;
+
+	if (r32(d, r) != R_SAMPLE || size < (size_t)d->ucopy + 24 ||
+	    d->ucache == NULL)
+		return;
+	reach = (size_t)fold_unwind_reach(d->ucache);
+	if (reach > d->ucopy)
+		reach = d->ucopy;
+	p = r + size - 8 - d->ucopy;
+	e = p + reach + 64;
+	p = p - r > 256 ? p - 256 : r;
+	for (; p < e; p += 64)
+		PREFETCH(p);
+}
+
 /* Deliver the queued records up to time limit, in time order; those left
  * are d->q[qh..nq). */
 static void
@@ -1887,6 +1924,8 @@ flush(struct fold_perfdata *d, uint64_t limit)
 		qsort_runs(d);
 	d->unsorted = 0;	/* what is left is a sorted tail */
 	for (i = d->qh; i < d->nq && d->q[i].time <= limit; i++) {
+		if (d->unwind && i + 1 < d->nq)
+			ahead(d, d->q[i + 1].rec);
 		if (!d->refused)
 			deliver(d, d->q[i].rec, d->q[i].off);
 		if ((k = d->q[i].chunk) != NOCHUNK)
@@ -2561,6 +2600,7 @@ reset(struct fold_perfdata *d, int again)
 	d->refused = 0;
 	d->dwarf = 0;
 	d->unwind = 0;
+	d->ucopy = 0;
 	d->arch[0] = '\0';
 	free(d->cmdline);
 	d->cmdline = NULL;
