@@ -18,11 +18,12 @@
  * How it goes: the header, attrs and feature sections of a file are read
  * with pread(2), then the data is streamed with read(2) into 256 KiB
  * chunks, as a pipe is (file mode through a pipe is first copied to a
- * temporary file, spool(), as its features come after the data); records
- * up to a FINISHED_ROUND are
- * queued where they were read (a chunk is reused once none is left in it)
- * and delivered in time order as perf does (ordered_events: at each round, the
- * events up to the latest time of the round before).  Threads and their
+ * temporary file, spool(), as its features come after the data), or, for
+ * a --call-graph dwarf capture where faults are cheap, mapped (map_wins());
+ * records up to a FINISHED_ROUND are queued where they were read (a chunk
+ * is reused once none is left in it) and delivered in time order as perf
+ * does (ordered_events: at each round, the events up to the latest time of
+ * the round before).  Threads and their
  * maps follow COMM, FORK, MMAP and MMAP2 as in perf's machine.c.  Each
  * callchain address is made into a frame id once per (maps generation,
  * address): the symbol sources (symsrc.c) and frame_names() in perf.c run
