@@ -55,10 +55,10 @@ if [ -n "${BENCH_SCALE:-}" ]; then
 		tm=$(pd_best "./floor walk map 3072 $pds")
 		tr=$(pd_best "./floor walk read 3072 $pds")
 		l1=$(uptime | sed 's/.*load average: //')
-		mp=$(./runstat /dev/null perf script -i "$pds" | awk '{ print $2 }')
-		mn=$(./runstat /dev/null perf script --no-inline -i "$pds" | awk '{ print $2 }')
-		md=$(./runstat /dev/null "$sc" "$pds" | awk '{ print $2 }')
-		mo=$(./runstat /dev/null "$sc" --no-inline "$pds" | awk '{ print $2 }')
+		mp=$(./runstat /dev/null perf script -i "$pds" 2> /dev/null | awk '{ print $2 }')
+		mn=$(./runstat /dev/null perf script --no-inline -i "$pds" 2> /dev/null | awk '{ print $2 }')
+		md=$(./runstat /dev/null "$sc" "$pds" 2> /dev/null | awk '{ print $2 }')
+		mo=$(./runstat /dev/null "$sc" --no-inline "$pds" 2> /dev/null | awk '{ print $2 }')
 		awk -v n="$ns" -v s="$ss" -v ti="$ti" -v tn="$tn" -v td="$td" \
 		    -v to="$to" -v tc="$tc" -v tm="$tm" -v tr="$tr" -v mp="$mp" \
 		    -v mn="$mn" -v md="$md" -v mo="$mo" -v l0="$l0" -v l1="$l1" 'BEGIN {
