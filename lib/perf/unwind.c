@@ -59,7 +59,7 @@ static const unsigned char x86_perfreg[X_NREGS] = {
  * back sample after sample, and a row costs a search and a run of the
  * CIE's and FDE's programs.  Direct-mapped, and small: a row of the usual
  * kind (CFA = rsp or a register + offset, registers saved at CFA +
- * offset, or undefined) is kept as its few rules (struct crow, 64
+ * offset, or undefined) is kept as its few rules (struct crow, 80
  * bytes), stepped with in place; another row (expressions, a register in
  * another) is kept whole in a second, smaller table.  A row's
  * expressions point into the object's sections, which live as long as
