@@ -57,18 +57,38 @@ static const unsigned char x86_perfreg[X_NREGS] = {
 /*
  * The rows found, by object and address: the same return addresses come
  * back sample after sample, and a row costs a search and a run of the
- * CIE's and FDE's programs.  Direct-mapped; a row's expressions point
- * into the object's sections, which live as long as its fold_cfi.
+ * CIE's and FDE's programs.  Direct-mapped, and small: a row of the usual
+ * kind (CFA = rsp or a register + offset, registers saved at CFA +
+ * offset, or undefined) is kept as its few rules (struct crow, 80
+ * bytes), stepped with in place; another row (expressions, a register in
+ * another) is kept whole in a second, smaller table.  A row's
+ * expressions point into the object's sections, which live as long as
+ * its fold_cfi.
  */
-#define UC_SLOTS 4096
+#define UC_SLOTS 8192
+#define UC_FULL 256
+#define UC_RULES 6
+enum { C_NONE, C_SIMPLE, C_FULL };
 struct crow {
 	const struct fold_cfi *cfi;	/* NULL: empty */
 	uint64_t pc;
-	int found;
+	int32_t cfa_off;
+	unsigned char kind;	/* C_NONE: no row (guess), C_SIMPLE, C_FULL */
+	unsigned char cfa_reg, ra, signal, n;
+	struct {
+		unsigned char reg, how;	/* FOLD_CFI_UNDEF, _OFFSET, _VALOFF */
+		int32_t off;
+	} r[UC_RULES];
+};
+struct frow {
+	const struct fold_cfi *cfi;
+	uint64_t pc;
 	struct fold_cfi_row row;
 };
 struct fold_unwind_cache {
 	struct crow *e;		/* UC_SLOTS, allocated at the first use */
+	struct frow *f;		/* UC_FULL, at the first row kept whole */
+	uint64_t reach;		/* fold_unwind_reach() */
 };
 
 struct fold_unwind_cache *
@@ -80,33 +100,116 @@ fold_unwind_cache_new(void)
 void
 fold_unwind_cache_free(struct fold_unwind_cache *c)
 {
-	if (c != NULL)
+	if (c != NULL) {
 		free(c->e);
+		free(c->f);
+	}
 	free(c);
 }
 
+uint64_t
+fold_unwind_reach(const struct fold_unwind_cache *c)
+{
+	return c->reach;
+}
+
+/* Row r kept as e: 1 if it is of the usual kind (see above). */
+static int
+simple_row(const struct fold_cfi_row *row, struct crow *e)
+{
+	int r;
+
+	if (row->cfa_isexpr || row->cfa_reg >= X_NREGS || row->ra >= X_NREGS ||
+	    row->cfa_off != (int32_t)row->cfa_off)
+		return 0;
+	e->cfa_reg = (unsigned char)row->cfa_reg;
+	e->cfa_off = (int32_t)row->cfa_off;
+	e->ra = (unsigned char)row->ra;
+	e->signal = row->signal != 0;
+	e->n = 0;
+	for (r = 0; r < X_NREGS; r++) {
+		const struct fold_cfi_rule *ru = &row->r[r];
+
+		switch (ru->how) {
+		case FOLD_CFI_UNSET:
+		case FOLD_CFI_SAME:
+			continue;
+		case FOLD_CFI_UNDEF:
+		case FOLD_CFI_OFFSET:
+		case FOLD_CFI_VALOFF:
+			if (e->n == UC_RULES || ru->off != (int32_t)ru->off)
+				return 0;
+			e->r[e->n].reg = (unsigned char)r;
+			e->r[e->n].how = ru->how;
+			e->r[e->n++].off = (int32_t)ru->off;
+			continue;
+		default:
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * The row for pc in cfi: *e, its kind C_NONE (no row), C_SIMPLE (in *e)
+ * or C_FULL (*full).  Without a cache, every row is C_FULL: the walk
+ * without one is the reference the kept rows are checked against
+ * (tests/fuzz/fuzz_unwind.c).
+ */
 static int
 find_row(struct fold_unwind_cache *c, struct fold_cfi *cfi, uint64_t pc,
-    const struct fold_cfi_row **row, struct fold_cfi_row *tmp)
+    const struct crow **ep, const struct fold_cfi_row **full,
+    struct fold_cfi_row *tmp, struct crow *etmp)
 {
 	struct crow *e;
-	uint64_t h;
+	struct frow *f;
+	uint64_t h = (pc ^ (uint64_t)(uintptr_t)cfi) * 0x9e3779b97f4a7c15ULL;
 
-	if (c == NULL) {
-		*row = tmp;
-		return fold_cfi_find(cfi, pc, tmp);
+	if (c == NULL) {	/* the whole row, stepped with as it is */
+		*ep = etmp;
+		*full = tmp;
+		return fold_cfi_find(cfi, pc, tmp) ? C_FULL : C_NONE;
 	}
 	if (c->e == NULL)
 		c->e = xcalloc(UC_SLOTS, sizeof(*c->e));
-	h = (pc ^ (uint64_t)(uintptr_t)cfi) * 0x9e3779b97f4a7c15ULL;
-	e = &c->e[h >> 52 & (UC_SLOTS - 1)];
+	e = &c->e[h >> 51 & (UC_SLOTS - 1)];
 	if (e->cfi != cfi || e->pc != pc) {
 		e->cfi = cfi;
 		e->pc = pc;
-		e->found = fold_cfi_find(cfi, pc, &e->row);
+		e->kind = !fold_cfi_find(cfi, pc, tmp) ? C_NONE :
+		    simple_row(tmp, e) ? C_SIMPLE : C_FULL;
+		if (e->kind == C_FULL) {
+			if (c->f == NULL)
+				c->f = xcalloc(UC_FULL, sizeof(*c->f));
+			f = &c->f[h >> 56 & (UC_FULL - 1)];
+			f->cfi = cfi;
+			f->pc = pc;
+			f->row = *tmp;
+			*full = &f->row;
+			*ep = e;
+			return e->kind;
+		}
 	}
-	*row = &e->row;
-	return e->found;
+	*ep = e;
+	if (e->kind == C_FULL) {
+		f = c->f != NULL ? &c->f[h >> 56 & (UC_FULL - 1)] : NULL;
+		if (f == NULL || f->cfi != cfi || f->pc != pc) {
+			if (!fold_cfi_find(cfi, pc, tmp)) {
+				e->kind = C_NONE;	/* cannot be: as found */
+				return C_NONE;
+			}
+			if (f != NULL) {
+				f->cfi = cfi;
+				f->pc = pc;
+				f->row = *tmp;
+				*full = &f->row;
+			} else
+				*full = tmp;
+			return C_FULL;
+		}
+		*full = &f->row;
+	}
+	return e->kind;
 }
 
 /* Where a register of a frame is (libunwind's locations). */
@@ -274,6 +377,46 @@ step_cfi(struct walk *w, const struct fold_cfi_row *row)
 	return 1;		/* even for a caller at 0 (a slot read as 0) */
 }
 
+/* step_cfi() for a row of the usual kind: its rules set in place. */
+static int
+step_simple(struct walk *w, const struct crow *e)
+{
+	uint64_t cfa, v, prev_ip = w->ip, prev_cfa = w->cfa;
+	unsigned i;
+
+	if (e->cfa_reg == X_RSP)
+		v = w->cfa;
+	else if (get(w, &w->loc[e->cfa_reg], &v) != 0)
+		return -1;
+	cfa = v + (uint64_t)(int64_t)e->cfa_off;
+	for (i = 0; i < e->n; i++) {
+		struct loc *l = &w->loc[e->r[i].reg];
+
+		if (e->r[i].how == FOLD_CFI_UNDEF)
+			l->kind = L_NULL;
+		else {
+			l->kind = e->r[i].how == FOLD_CFI_OFFSET ? L_MEM : L_VAL;
+			l->v = cfa + (uint64_t)(int64_t)e->r[i].off;
+		}
+	}
+	w->cfa = cfa;
+	if (w->loc[e->ra].kind == L_NULL) {
+		w->ip = 0;
+		return 0;
+	}
+	if (get(w, &w->loc[e->ra], &w->ip) != 0)
+		return -1;
+	if (w->ip == prev_ip && w->cfa == prev_cfa)
+		return -1;
+	w->use_prev = !e->signal;
+	w->sig = e->signal;
+	if (w->loc[X_RBP].kind == L_NULL) {
+		w->ip = 0;
+		return 0;
+	}
+	return 1;
+}
+
 /* A PLT entry: jmp *x(%rip); push $n; jmp ... */
 static int
 is_plt(struct walk *w, uint64_t ip)
@@ -348,8 +491,10 @@ fold_unwind_x86_64(const struct fold_unwind_in *in, uint64_t *ips,
 	struct walk w;
 	struct fold_cfi_row tmp;
 	const struct fold_cfi_row *row;
+	const struct crow *e;
+	struct crow etmp;
 	struct fold_cfi *cfi;
-	uint64_t pc, vaddr;
+	uint64_t pc, vaddr, top;
 	size_t n = 0;
 	int r, ret;
 
@@ -363,18 +508,36 @@ fold_unwind_x86_64(const struct fold_unwind_in *in, uint64_t *ips,
 	}
 	w.ip = in->regs[8];
 	w.cfa = in->regs[7];
+	top = w.cfa;
 	ips[n++] = w.ip;
 	while (n < max && (in->mask >> 7 & 1)) {	/* no SP: no step */
 		pc = w.ip - (w.use_prev ? 1 : 0);
 		if ((cfi = in->find(in->arg, pc, &vaddr)) == NULL)
 			break;		/* no map, no CFI sections: perf stops */
-		if (find_row(in->cache, cfi, vaddr, &row, &tmp))
+		switch (find_row(in->cache, cfi, vaddr, &e, &row, &tmp, &etmp)) {
+		case C_SIMPLE:
+			ret = step_simple(&w, e);
+			break;
+		case C_FULL:
 			ret = step_cfi(&w, row);
-		else
+			break;
+		default:
 			ret = step_guess(&w);
+			break;
+		}
+		if (w.cfa > top)
+			top = w.cfa;
 		if (ret <= 0)
 			break;
 		ips[n++] = w.sig ? w.ip : w.ip - 1;
+	}
+	if (in->cache != NULL) {	/* the most of late, slowly let go */
+		uint64_t used = top - in->sp < in->size ? top - in->sp :
+		    in->size;
+
+		in->cache->reach -= in->cache->reach / 64;
+		if (used > in->cache->reach)
+			in->cache->reach = used;
 	}
 	return n;
 }

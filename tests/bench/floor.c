@@ -23,10 +23,27 @@
  *				stack copy (STACK_USER last in the sample),
  *				which any unwinder must read to know what of
  *				the copy is valid: a second page a sample
+ *	floor walk HOW K FILE	each sample's header, dyn_size word and the
+ *				first K bytes of its stack copy (a word each
+ *				64 bytes: the part an unwinder walks; 2-3
+ *				KiB for Rust stacks), the file read as HOW:
+ *				  random   mapped, POSIX_MADV_RANDOM
+ *				  map      mapped, the kernel's fault-around
+ *				  populate mapped, each 16 MiB window filled
+ *				           in one madvise(MADV_POPULATE_READ)
+ *				           (Linux 5.14) before it is read
+ *				  read     read(2) 1 MiB at a time into one
+ *				           reused buffer (every byte copied)
+ *				  pread    pread(2) of each record's head and
+ *				           the K bytes of its stack (the rest
+ *				           of the copy never leaves the kernel)
+ *				mapped ones unmapped behind every 16 MiB, as
+ *				stackcollapse-perf does
  *
  * Prints the counts (lines, frames, distinct names) so that the work done
  * is seen to be the tools' work.  Exit 0, or 1 on a read error.
  */
+#define _DEFAULT_SOURCE 1	/* madvise(MADV_POPULATE_READ), where there is one */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,6 +102,161 @@ records(const char *path, int tail)
 	return 0;
 }
 
+/*
+ * floor walk: the part of a perf.data (little-endian, one event) an
+ * unwinder reads, by each way of reading a file.  The stack copy is taken
+ * to be the attr's sample_stack_user bytes before the record's last word.
+ */
+#define WIN (16u << 20)
+enum { W_RANDOM, W_MAP, W_POPULATE, W_READ, W_PREAD };
+
+static uint64_t
+touch(const unsigned char *r, size_t sz, uint64_t ss, uint64_t k)
+{
+	uint64_t sum = fold_getu(r, 4, 0), i;
+
+	if (sz >= ss + 24) {
+		const unsigned char *st = r + sz - 8 - ss;
+
+		sum += fold_getu(r + sz - 8, 8, 0);
+		for (i = 0; i + 8 <= k && i + 8 <= ss; i += 64)
+			sum += fold_getu(st + i, 8, 0);
+	}
+	return sum;
+}
+
+static int
+walk(const char *how, uint64_t k, const char *path)
+{
+	unsigned char hb[104], ab[96], *buf;
+	uint64_t off, end, ss, n = 0, sum = 0, rel = 0, pop;
+	const unsigned char *m = NULL;
+	struct stat sb;
+	size_t cap = 1u << 20, have = 0, pos = 0, sz;
+	ssize_t got;
+	int fd, w;
+
+	if (strcmp(how, "random") == 0)
+		w = W_RANDOM;
+	else if (strcmp(how, "map") == 0)
+		w = W_MAP;
+	else if (strcmp(how, "populate") == 0)
+		w = W_POPULATE;
+	else if (strcmp(how, "read") == 0)
+		w = W_READ;
+	else if (strcmp(how, "pread") == 0)
+		w = W_PREAD;
+	else
+		return 2;
+	if ((fd = open(path, O_RDONLY)) < 0 || fstat(fd, &sb) != 0 ||
+	    pread(fd, hb, 104, 0) != 104 ||
+	    pread(fd, ab, 96, (off_t)fold_getu(hb + 24, 8, 0)) != 96) {
+		perror(path);
+		return 1;
+	}
+	ss = fold_getu(ab + 88, 4, 0);
+	off = fold_getu(hb + 40, 8, 0);
+	end = off + fold_getu(hb + 48, 8, 0);
+	if (end > (uint64_t)sb.st_size)
+		end = (uint64_t)sb.st_size;
+	pop = off - off % 4096;
+	if (w <= W_POPULATE) {
+		m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			perror(path);
+			return 1;
+		}
+		if (w == W_RANDOM)
+			posix_madvise((void *)m, (size_t)sb.st_size,
+			    POSIX_MADV_RANDOM);
+		while (off + 8 <= end) {
+			if (w == W_POPULATE && off + WIN > pop &&
+			    pop < (uint64_t)sb.st_size) {
+				uint64_t b = pop + WIN > (uint64_t)sb.st_size ?
+				    (uint64_t)sb.st_size : pop + WIN;
+
+#ifdef MADV_POPULATE_READ
+				madvise((void *)(m + pop), (size_t)(b - pop),
+				    MADV_POPULATE_READ);
+#endif
+				pop = b;
+			}
+			sz = (size_t)fold_getu(m + off + 6, 2, 0);
+			if (sz < 8 || off + sz > end)
+				break;
+			sum += touch(m + off, sz, ss, k);
+			n++;
+			off += sz;
+			if (off - rel >= WIN) {
+				uint64_t low = off - off % 4096;
+
+				munmap((void *)(m + rel), (size_t)(low - rel));
+				rel = low;
+			}
+		}
+	} else if (w == W_READ) {
+		if (posix_memalign((void **)&buf, 4096, cap) != 0 ||
+		    lseek(fd, (off_t)off, SEEK_SET) < 0)
+			return 1;
+		for (;;) {
+			while (have - pos >= 8) {
+				sz = (size_t)fold_getu(buf + pos + 6, 2, 0);
+				if (sz < 8 || sz > have - pos)
+					break;
+				sum += touch(buf + pos, sz, ss, k);
+				n++;
+				pos += sz;
+			}
+			memmove(buf, buf + pos, have - pos);
+			have -= pos;
+			pos = 0;
+			if (off >= end || (got = read(fd, buf + have,
+			    (size_t)(end - off < cap - have ? end - off :
+			    cap - have))) <= 0)
+				break;
+			off += (uint64_t)got;
+			have += (size_t)got;
+		}
+		free(buf);
+	} else {		/* W_PREAD: head and walked part of each */
+		size_t head = 1024, want = head + (size_t)k + 8;
+
+		buf = xmalloc(want + 16);
+		while (off + 8 <= end) {
+			size_t len = end - off < want ? (size_t)(end - off) : want;
+
+			if (pread(fd, buf, len, (off_t)off) != (ssize_t)len)
+				break;
+			sz = (size_t)fold_getu(buf + 6, 2, 0);
+			if (sz < 8 || off + sz > end)
+				break;
+			sum += fold_getu(buf, 4, 0);
+			if (sz >= ss + 24) {
+				size_t st = sz - 8 - (size_t)ss, i;
+				unsigned char t[8];
+
+				if (st + k > len) {	/* the stack past it */
+					if (pread(fd, buf, (size_t)k, (off_t)(off +
+					    st)) != (ssize_t)k)
+						break;
+					st = 0;
+				}
+				for (i = 0; i + 8 <= k; i += 64)
+					sum += fold_getu(buf + st + i, 8, 0);
+				if (pread(fd, t, 8, (off_t)(off + sz - 8)) != 8)
+					break;
+				sum += fold_getu(t, 8, 0);
+			}
+			n++;
+			off += sz;
+		}
+		free(buf);
+	}
+	printf("%llu records (%llu)\n", (unsigned long long)n,
+	    (unsigned long long)sum);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -97,6 +269,9 @@ main(int argc, char **argv)
 	ssize_t got;
 	int fd, mode;
 
+	if (argc == 5 && strcmp(argv[1], "walk") == 0 &&
+	    (mode = walk(argv[2], strtoull(argv[3], NULL, 10), argv[4])) != 2)
+		return mode;
 	if (argc != 3)
 		goto usage;
 	if (strcmp(argv[1], "records") == 0)
@@ -188,6 +363,7 @@ main(int argc, char **argv)
 	fold_intern_free(&t);
 	return 0;
 usage:
-	fprintf(stderr, "usage: floor lines|frames|intern|new|records|ustack FILE\n");
+	fprintf(stderr, "usage: floor lines|frames|intern|new|records|ustack FILE\n"
+	    "       floor walk random|map|populate|read|pread K FILE\n");
 	return 2;
 }

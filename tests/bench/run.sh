@@ -83,6 +83,7 @@ echo "foldkit bench: $(uname -sm), $(getconf _NPROCESSORS_ONLN) CPUs, best of $r
 	row stackcollapse-perf "perf script (examples/minieth)" stackcollapse-perf "$perfin"
 [ -x "$bin/stackcollapse-perf" ] && . "$top/tests/bench/perfdata.sh"
 [ -x "$bin/stackcollapse-perf" ] && . "$top/tests/bench/perfdata-dwarf.sh"
+[ -x "$bin/stackcollapse-perf" ] && . "$top/tests/bench/perfdata-scale.sh"
 for t in stackcollapse-dtrace flamegraph-svg; do
 	[ -x "$bin/$t" ] && [ -f "$top/tests/bench/$t.sh" ] && . "$top/tests/bench/$t.sh"
 done

@@ -7,7 +7,9 @@
  * samples (IP first, then SP, then the others: 8 bytes each, little-
  * endian), then the stack copy.  Half the stack words are bent towards
  * addresses inside the program, so that walks go on.  Checked: no crash,
- * no hang, no more than max addresses.
+ * no hang, no more than max addresses, and the same addresses with the
+ * rows kept in a cache (the usual ones as their few rules, stepped with
+ * in place) as without (each row whole, as fold_cfi_find() gives it).
  */
 #include "fuzz.h"
 #include "symbols/symbols.h"
@@ -55,7 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	static struct fold_unwind_cache *cache;
 	struct fold_unwind_in in;
-	uint64_t regs[64], ips[130], span;
+	uint64_t regs[64], ips[130], ips2[130], span;
 	unsigned char *stack;
 	struct fold_elf_sec eh, hdr, dbg;
 	const char *why;
@@ -103,8 +105,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.sp = regs[7];
 	in.find = find;
 	in.filemem = filemem;
-	in.cache = data[0] & 1 ? cache : NULL;
-	if (fold_unwind_x86_64(&in, ips, 127) > 127)
+	in.cache = NULL;	/* the reference: each row whole */
+	if ((k = fold_unwind_x86_64(&in, ips, 127)) > 127)
+		abort();
+	in.cache = cache;	/* rows kept, the usual ones as their rules */
+	if (fold_unwind_x86_64(&in, ips2, 127) != k ||
+	    memcmp(ips, ips2, k * sizeof(*ips)) != 0)
 		abort();
 	free(stack);
 	return 0;
