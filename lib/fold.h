@@ -26,6 +26,7 @@
  *   base/     base.h     messages, allocation, the line reader, the stdout
  *                        writer, arenas, hashing, interning, counts and
  *                        numbers, rankings, patterns, escaping, inflate
+ *   markup/   markup.h   structured text formats: JSON
  *   folded/   folded.h   the folded format: a line, the reader, frame ids,
  *                        distinct stacks in frame order, two profiles merged
  *   symbols/  symbols.h  addresses to names: ELF, kallsyms, perf maps, the
@@ -39,6 +40,8 @@
  *   dtrace/   dtrace.h   DTrace and bpftrace output to folded stacks
  *   pprof/    pprof.h    pprof profiles (profile.proto, gzip or raw) to
  *                        folded stacks; the protobuf wire format
+ *   samply/   samply.h   Firefox Profiler processed profiles (samply) to
+ *                        folded stacks; names from sidecars and binaries
  *
  * This header includes base.h, which every tool and unit needs; a tool or
  * unit includes the headers of the other domains it uses.
