@@ -133,6 +133,9 @@ size_t fold_elf_buildid(const struct fold_elf *e, const unsigned char **id);
 int fold_elf_has_symtab(const struct fold_elf *e);
 int fold_elf_has_dynsym(const struct fold_elf *e);
 int fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr);
+/* fold_elf_base(): the virtual address of the first PT_LOAD segment (1),
+ * what samply's library-relative addresses are relative to; 0: none. */
+int fold_elf_base(const struct fold_elf *e, uint64_t *vaddr);
 void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
 const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
 size_t fold_elf_nsyms(struct fold_elf *e);
