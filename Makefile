@@ -59,7 +59,7 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes \
 	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup $(BUILD)/test/demangle \
 	$(BUILD)/test/libcheck $(BUILD)/test/cfidump $(BUILD)/test/inflate \
-	$(BUILD)/test/pprofgen $(BUILD)/test/dwarfinl
+	$(BUILD)/test/pprofgen $(BUILD)/test/dwarfinl $(BUILD)/test/samplygen
 $(BUILD)/test/symlookup: tests/tools/symlookup.c $(LIBHDR) $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm

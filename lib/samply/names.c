@@ -142,11 +142,12 @@ sc_syms(struct fold_samply_names *n, struct fold_json *j, struct sclib *l)
 					return fold_json_fail(j, "a symbol "
 					    "index out of range");
 				y->sym = (uint32_t)v;
-			} else if (streq(k, "frames") &&
-			    fold_json_null(j) != 1) {
+			} else if (streq(k, "frames")) {
 				struct fold_str fk;
 				int w;
 
+				if (fold_json_null(j) == 1)
+					continue;
 				if (fold_json_arr(j) < 0)
 					return -1;
 				while ((w = fold_json_next(j)) == 1) {
