@@ -476,6 +476,42 @@ scan_num(struct fold_json *j, double *dv, int64_t *iv, int *isint)
 	return 1;
 }
 
+/* The end of the number at p (its grammar checked), or NULL. */
+static const unsigned char *
+num_end(const unsigned char *p, const unsigned char *end)
+{
+	if (p < end && *p == '-')
+		p++;
+	if (p == end)
+		return NULL;
+	if (*p == '0') {
+		if (++p < end && ISDIGIT(*p))
+			return NULL;
+	} else if (ISDIGIT(*p)) {
+		do
+			p++;
+		while (p < end && ISDIGIT(*p));
+	} else
+		return NULL;
+	if (p < end && *p == '.') {
+		if (++p == end || !ISDIGIT(*p))
+			return NULL;
+		do
+			p++;
+		while (p < end && ISDIGIT(*p));
+	}
+	if (p < end && (*p | 0x20) == 'e') {
+		if (++p < end && (*p == '+' || *p == '-'))
+			p++;
+		if (p == end || !ISDIGIT(*p))
+			return NULL;
+		do
+			p++;
+		while (p < end && ISDIGIT(*p));
+	}
+	return p;
+}
+
 int
 fold_json_num(struct fold_json *j, double *v)
 {
@@ -497,10 +533,13 @@ fold_json_int(struct fold_json *j, int64_t *v)
 	if (fold_json_peek(j) != FOLD_JSON_NUM)
 		return fail_at(j, j->p, "an integer was expected");
 	at = j->p;
-	if (scan_num(j, &d, v, &isint) < 0)
+	if (scan_num(j, NULL, v, &isint) < 0)
 		return -1;
 	if (isint)
 		return 1;
+	j->p = at;
+	if (scan_num(j, &d, v, &isint) < 0)
+		return -1;
 	/* 1.0, 1e3: integers all the same, if exactly */
 	if (d == floor(d) && fabs(d) <= 9007199254740992.0) {
 		*v = (int64_t)d;
@@ -546,6 +585,7 @@ fold_json_skip(struct fold_json *j)
 	int d0 = j->depth, r, isint;
 	int64_t iv;
 	struct fold_str k;
+	const unsigned char *p, *q;
 
 	for (;;) {
 		switch (fold_json_peek(j)) {
@@ -556,7 +596,11 @@ fold_json_skip(struct fold_json *j)
 			r = literal(j, *j->p == 't' ? "true" : "false");
 			break;
 		case FOLD_JSON_NUM:
-			r = scan_num(j, NULL, &iv, &isint);
+			if ((q = num_end(j->p, j->end)) != NULL) {
+				j->p = q;
+				r = 1;
+			} else
+				r = scan_num(j, NULL, &iv, &isint);
 			break;
 		case FOLD_JSON_STR:
 			r = scan_str(j, NULL);
@@ -581,6 +625,17 @@ fold_json_skip(struct fold_json *j)
 		for (;;) {
 			if (j->depth == d0)
 				return 1;
+			/* an array's numbers after the first, quickly */
+			while (!(j->more[j->depth] & ISOBJ)) {
+				p = ws(j->p, j->end);
+				if (p == j->end || *p != ',')
+					break;
+				p = ws(p + 1, j->end);
+				if (p == j->end || !(ISDIGIT(*p) || *p == '-') ||
+				    (q = num_end(p, j->end)) == NULL)
+					break;
+				j->p = q;
+			}
 			if (j->more[j->depth] & ISOBJ) {
 				if ((r = fold_json_key(j, &k)) < 0)
 					return -1;

@@ -16,8 +16,10 @@
  * -d  samples.timeDeltas instead of samples.time
  * -s  keys sorted (as the fxprof snapshots: libs before meta, shared
  *     before threads) instead of samply's order
- * -n  a bench profile instead: N samples over the abstract stacks in one
- *     thread (deterministic)
+ * -n  a bench profile instead (deterministic): N samples in one thread
+ *     over 20,000 stacks (a random tree, up to ~40 deep) of 4,000 frames
+ *     of one library, a third named in the profile (fn_ADDR), the rest
+ *     placeholders; weights of 1, timeDeltas of 6 decimals, CPU deltas
  * -l, -a  a profile of one library (name, path, codeId) and one thread:
  *     each -a a sample whose stack is those library-relative addresses,
  *     root first, every frame samply's placeholder ("0x" and its address)
@@ -162,6 +164,36 @@ cnode(int pre, int fr)
 	return ncs++;
 }
 
+static unsigned long long rng = 42;
+
+static unsigned
+rnd(unsigned n)
+{
+	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (unsigned)(rng >> 33) % n;
+}
+
+static void
+bench_build(void)
+{
+	int i, p;
+
+	lname = "app";
+	lpath = "/nonexistent/app";
+	lcode = "";
+	for (i = 0; i < 20000; i++) {
+		p = i < 20 ? -1 : (int)(i / 2 + rnd((unsigned)(i / 2)));
+		if (p >= i)
+			p = i - 1;
+		cpre = realloc(cpre, (size_t)(ncs + 1) * sizeof(*cpre));
+		cfr = realloc(cfr, (size_t)(ncs + 1) * sizeof(*cfr));
+		if (cpre == NULL || cfr == NULL)
+			exit(1);
+		cpre[ncs] = p;
+		cfr[ncs++] = addr_index(0x1000 + 16ULL * rnd(4000));
+	}
+}
+
 static void
 custom_build(void)
 {
@@ -201,8 +233,9 @@ strarray(void)
 			printf(",");
 		if (k < nframes()) {
 			if (lname != NULL) {
-				snprintf(hex, sizeof(hex), "\"0x%llx\"",
-				    addrs[k]);
+				snprintf(hex, sizeof(hex), nbench >= 0 &&
+				    addrs[k] % 3 == 0 ? "\"fn_%llx\"" :
+				    "\"0x%llx\"", addrs[k]);
 				printf("%s", hex);
 			} else
 				printf("%s", frames[k].name);
@@ -359,24 +392,34 @@ samples_of(const struct thread *t, int n, const int *st, const char *w,
 				printf("%d", st[i]);
 		} else {
 			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-			printf("%d", (int)(seed >> 33) % NS);
+			printf("%d", (int)((seed >> 33) % (unsigned)ncs));
 		}
 	}
 	printf("],\"%s\":[", deltas ? "timeDeltas" : "time");
-	if (deltas)
+	if (deltas && st == NULL)
+		for (i = 0; i < n; i++)
+			printf("%s%d.%06d", i ? "," : "", i ? 1 : 75091402,
+			    (int)((unsigned)i * 2654435761u % 1000000));
+	else if (deltas)
 		for (i = 0; i < n; i++)
 			printf("%s%s", i ? "," : "", i ? "1.0125" :
 			    "75091402.591791");
 	else
 		for (i = 0; i < n; i++)
 			printf("%s%d.%03d", i ? "," : "", 1000 + i, i % 1000);
-	printf("],\"weight\":%s,\"threadCPUDelta\":", w ? w : "null");
+	if (st == NULL) {
+		printf("],\"weight\":[");
+		for (i = 0; i < n; i++)
+			printf("%s1", i ? "," : "");
+		printf("],\"threadCPUDelta\":");
+	} else
+		printf("],\"weight\":%s,\"threadCPUDelta\":", w ? w : "null");
 	if (cpu != NULL)
 		printf("%s", cpu);
 	else {
 		printf("[");
 		for (i = 0; i < n; i++)
-			printf("%s%d", i ? "," : "", i % 7 ? 10 + i % 5 : 0);
+			printf("%s%d", i ? "," : "", i % 7 ? 900 + i % 97 : 0);
 		printf("]");
 	}
 	printf("}");
@@ -416,7 +459,9 @@ thread(int k)
 		strarray();
 		printf(",");
 	}
-	if (lname != NULL) {
+	if (nbench >= 0)
+		samples_of(t, (int)nbench, NULL, NULL, NULL, 42);
+	else if (lname != NULL) {
 		w = malloc((size_t)nstacks * 2 + 3);
 		strcpy(w, "[");
 		for (i = 0; i < nstacks; i++)
@@ -424,9 +469,7 @@ thread(int k)
 		strcat(w, "]");
 		samples_of(&one, nstacks, csample, w, NULL, 0);
 		free(w);
-	} else if (nbench >= 0)
-		samples_of(t, (int)nbench, NULL, NULL, NULL, 42);
-	else
+	} else
 		samples_of(t, t->n, t->stack, t->weight, t->cpu, 0);
 	printf("}");
 }
@@ -493,7 +536,9 @@ main(int argc, char **argv)
 		} else
 			goto usage;
 	}
-	if (lname != NULL)
+	if (nbench >= 0)
+		bench_build();
+	else if (lname != NULL)
 		custom_build();
 	else if (nstacks > 0)
 		goto usage;
