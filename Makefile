@@ -128,7 +128,7 @@ demo: all
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin sh examples/demo.sh
 
 bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat $(BUILD)/bench/floor \
-		$(BUILD)/test/demangle $(BUILD)/test/pprofgen
+		$(BUILD)/test/demangle $(BUILD)/test/pprofgen $(BUILD)/test/samplygen
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin BENCH=$(CURDIR)/$(BUILD)/bench \
 		sh tests/bench/run.sh
 
