@@ -624,7 +624,10 @@ samples(struct rd *r, size_t off, struct tables *t)
 			    t->nstacks);
 		if (cpu && !(c > 0))
 			continue;
-		if (w < 0 || w != w) {
+		if (w != w || w >= 9007199254740992.0)
+			return bad(r, "samples: sample %zu's weight is not a "
+			    "number below 2^53", i - 1);
+		if (w < 0) {
 			r->negative++;
 			continue;
 		}
@@ -635,7 +638,7 @@ samples(struct rd *r, size_t off, struct tables *t)
 			t->state[stack] |= 4;
 			t->touched[t->ntouched++] = (size_t)stack;
 		}
-		if (w == (double)(uint64_t)w && w < 9007199254740992.0) {
+		if (w == (double)(uint64_t)w) {
 			if (sum->i > UINT64_MAX - (uint64_t)w)
 				return bad(r, "the weights add up to more "
 				    "than 2^64 - 1");
@@ -948,6 +951,13 @@ fold_samply_add(struct fold_samply *s, const char *name, const char *path,
 		}
 		data = infl;
 		n = len;
+	}
+	if (n == 0) {
+		fold_warn("%s: empty input (not a profile)", name);
+		s->status = 1;
+		free(infl);
+		free(r);
+		return -1;
 	}
 	r->text = data;
 	r->len = n;

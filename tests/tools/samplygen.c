@@ -20,6 +20,7 @@
  *     over 20,000 stacks (a random tree, up to ~40 deep) of 4,000 frames
  *     of one library, a third named in the profile (fn_ADDR), the rest
  *     placeholders; weights of 1, timeDeltas of 6 decimals, CPU deltas
+ * -D  a profile of one sample whose stack is N frames deep (library lib)
  * -l, -a  a profile of one library (name, path, codeId) and one thread:
  *     each -a a sample whose stack is those library-relative addresses,
  *     root first, every frame samply's placeholder ("0x" and its address)
@@ -77,7 +78,7 @@ static struct thread threads[] = {
 static const char *lname, *lpath, *lcode;
 static char **stacks;
 static int nstacks;
-static long nbench = -1;
+static long nbench = -1, deep;
 
 /* Per-thread layouts put each thread's strings (rot) and tables in
  * another order: string i at (i + rot) % n. */
@@ -192,6 +193,30 @@ bench_build(void)
 		cpre[ncs] = p;
 		cfr[ncs++] = addr_index(0x1000 + 16ULL * rnd(4000));
 	}
+}
+
+static void
+deep_build(long n)
+{
+	long i;
+
+	lname = "lib";
+	lpath = "/nonexistent/lib";
+	lcode = "";
+	cpre = malloc((size_t)n * sizeof(*cpre));
+	cfr = malloc((size_t)n * sizeof(*cfr));
+	addrs = malloc((size_t)n * sizeof(*addrs));
+	csample = malloc(sizeof(*csample));
+	if (cpre == NULL || cfr == NULL || addrs == NULL || csample == NULL)
+		exit(1);
+	for (i = 0; i < n; i++) {
+		cpre[i] = (int)i - 1;
+		cfr[i] = (int)i;
+		addrs[i] = 16 * (unsigned long long)(i + 1);
+	}
+	ncs = naddrs = (int)n;
+	csample[0] = (int)n - 1;
+	nstacks = 1;
 }
 
 static void
@@ -514,6 +539,8 @@ main(int argc, char **argv)
 			deltas = 1;
 		else if (strcmp(argv[i], "-s") == 0)
 			sorted = 1;
+		else if (strcmp(argv[i], "-D") == 0 && i + 1 < argc)
+			deep = atol(argv[++i]);
 		else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
 			nbench = atol(argv[++i]);
 		else if (strcmp(argv[i], "-l") == 0 && i + 1 < argc) {
@@ -536,7 +563,9 @@ main(int argc, char **argv)
 		} else
 			goto usage;
 	}
-	if (nbench >= 0)
+	if (deep > 0)
+		deep_build(deep);
+	else if (nbench >= 0)
 		bench_build();
 	else if (lname != NULL)
 		custom_build();
@@ -568,6 +597,6 @@ main(int argc, char **argv)
 	return ferror(stdout) ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: samplygen [-v VERSION] [-d] [-s] [-n N] "
-	    "[-l NAME:PATH:CODEID] [-a ADDR,...]...\n");
+	    "[-D N] [-l NAME:PATH:CODEID] [-a ADDR,...]...\n");
 	return 2;
 }
