@@ -337,3 +337,118 @@ need_tools() {
 	full_disk stackcollapse-samply "$T/p.json"
 	closed_pipe 'label "q" é é 1' stackcollapse-samply "$T/p.json"
 }
+
+# Mach-O: programs of ours built for macOS with clang's Mach-O target,
+# linked by ld64.lld, their dSYM made by dsymutil; the names at their
+# addresses must be those llvm-symbolizer gives from the dSYM.
+need_macho() {
+	command -v clang > /dev/null || skip "no clang"
+	command -v dsymutil > /dev/null || skip "no dsymutil"
+	command -v llvm-symbolizer > /dev/null || skip "no llvm-symbolizer"
+	command -v llvm-objdump > /dev/null || skip "no llvm-objdump"
+	LD64=$(command -v ld64.lld || ls /usr/lib/llvm-*/bin/ld64.lld 2> /dev/null | tail -1)
+	[ -n "$LD64" ] || skip "no ld64.lld"
+}
+
+# macho ARCH OUT: $D/src/inl.c (without libc) built and linked for macOS
+macho() {
+	sed 's/#include <std[a-z]*.h>//; s/printf("%llx\\n", hash_all(n));/return (int)hash_all(n);/; s/atoi(argv\[1\])/argv[1][0]/' \
+	    "$D/src/inl.c" > "$T/inl.c"
+	clang -target "$1-apple-macos11" -O2 -g -fno-stack-protector -c "$T/inl.c" -o "$T/$2.o"
+	"$LD64" -arch "$1" -platform_version macos 11.0 11.0 -e _main -o "$T/$2" "$T/$2.o" ||
+		skip "ld64.lld does not link here"
+}
+
+# uuid FILE: its LC_UUID, 32 hex digits
+uuid() {
+	llvm-objdump --macho --private-headers "$1" | awk '$1 == "uuid" { gsub("-", "", $2); print $2; exit }'
+}
+
+# macho_profile FILE PATH UUID: $T/p.json with a sample at each of 200
+# addresses of __text (relative to __TEXT, at 0x100000000), $T/addrs
+macho_profile() {
+	local a z
+	read -r z a < <(llvm-objdump --macho --section-headers "$1" | awk '$2 == "__text" { print $3, $4 }')
+	awk -v s=$((16#$a - 0x100000000)) -v z=$((16#$z)) 'BEGIN {
+		st = int(z / 200); if (st < 1) st = 1
+		for (a = s; a < s + z; a += st) printf "0x%x\n", a }' > "$T/addrs"
+	local args=()
+	while read -r a; do args+=(-a "$a"); done < "$T/addrs"
+	gen -v 55 -l "prog:$2:$3" "${args[@]}" > "$T/p.json"
+}
+
+# sym_folded FILE: what the profile must fold to, from llvm-symbolizer
+sym_folded() {
+	while read -r a; do printf '0x%x\n' $((a + 0x100000000)); done < "$T/addrs" |
+		llvm-symbolizer --obj="$1" | awk '
+		NF == 0 { if (n) { s = ""; for (i = n; i >= 1; i--) s = s (s == "" ? "" : ";") nm[i]; c[s]++ } n = 0; k = 0; next }
+		{ if (k++ % 2 == 0) nm[++n] = $0 }
+		END { for (s in c) print s, c[s] }' | LC_ALL=C sort
+}
+
+@test "Mach-O: an arm64 program and its dSYM: named as llvm-symbolizer names them, inlined functions callers first" {
+	need_macho
+	macho arm64 prog
+	dsymutil "$T/prog" -o "$T/prog.dSYM"
+	macho_profile "$T/prog" "$T/prog" "$(uuid "$T/prog")"
+	sym_folded "$T/prog.dSYM/Contents/Resources/DWARF/prog" > "$T/want"
+	grep -q 'hash_block;round_;mix' "$T/want"
+	run --separate-stderr sc "$T/p.json"
+	[ -z "$stderr" ]
+	diff -u "$T/want" <(printf '%s\n' "$output")
+}
+
+@test "Mach-O: without a dSYM, its LC_SYMTAB ('_' dropped); another UUID: not used" {
+	need_macho
+	macho arm64 prog
+	macho_profile "$T/prog" "$T/prog" "$(uuid "$T/prog")"
+	run sc "$T/p.json"
+	[[ "$output" == *"hash_block "* ]]
+	[[ "$output" == *"hash_all "* ]]
+	[[ "$output" != *"_hash"* ]]
+	[[ "$output" != *"[prog]"* ]]
+	[ "$(total)" = "$(wc -l < "$T/addrs")" ]
+	macho_profile "$T/prog" "$T/prog" 00112233445566778899AABBCCDDEEFF
+	run sc "$T/p.json"
+	[ "$output" = "[prog] $(wc -l < "$T/addrs")" ]
+}
+
+# be32 N: N as 4 big-endian bytes
+be32() {
+	printf "\\$(printf '%03o' $(($1 >> 24 & 255)))\\$(printf '%03o' $(($1 >> 16 & 255)))\\$(printf '%03o' $(($1 >> 8 & 255)))\\$(printf '%03o' $(($1 & 255)))"
+}
+
+@test "Mach-O: a fat file (x86_64 and arm64): the slice with the lib's UUID, its dSYM beside it" {
+	need_macho
+	macho arm64 a
+	macho x86_64 x
+	local sa sx
+	sa=$(wc -c < "$T/a")
+	sx=$(wc -c < "$T/x")
+	# fat header, x86_64 at 16384, arm64 after it (4096-aligned)
+	local oa=$(( (16384 + sx + 4095) / 4096 * 4096 ))
+	{
+		be32 0xcafebabe; be32 2
+		be32 0x01000007; be32 3; be32 16384; be32 "$sx"; be32 12
+		be32 0x0100000c; be32 0; be32 "$oa"; be32 "$sa"; be32 12
+	} > "$T/fat"
+	dd if="$T/x" of="$T/fat" bs=1 seek=16384 conv=notrunc 2> /dev/null
+	dd if="$T/a" of="$T/fat" bs=1 seek="$oa" conv=notrunc 2> /dev/null
+	dsymutil "$T/a" -o "$T/a.dSYM"
+	macho_profile "$T/a" "$T/fat" "$(uuid "$T/a")"
+	sym_folded "$T/a.dSYM/Contents/Resources/DWARF/a" > "$T/want"
+	# the fat binary's symbols: the arm64 slice's
+	run sc "$T/p.json"
+	[ "$(total)" = "$(wc -l < "$T/addrs")" ]
+	[[ "$output" != *"[prog]"* ]]
+	# its dSYM beside it: the DWARF names
+	mkdir -p "$T/fat.dSYM/Contents/Resources/DWARF"
+	cp "$T/a.dSYM/Contents/Resources/DWARF/a" "$T/fat.dSYM/Contents/Resources/DWARF/fat"
+	run sc "$T/p.json"
+	diff -u "$T/want" <(printf '%s\n' "$output")
+	# the x86_64 slice, asked for by its UUID
+	macho_profile "$T/x" "$T/fat" "$(uuid "$T/x")"
+	run sc "$T/p.json"
+	[[ "$output" == *"hash_block"* ]]
+	[[ "$output" != *"[prog]"* ]]
+}

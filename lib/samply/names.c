@@ -7,7 +7,8 @@
  * known_addresses[] [rva, index]: an address is known exactly or not at
  * all), then the library's ELF binary: at its path, its debugPath, or by
  * its codeId (the GNU build id) in the build-id directories, used only
- * when its build id is the codeId.  samply's addresses are relative to
+ * when its build id is the codeId; on macOS the Mach-O binary there, its
+ * slice with the lib's UUID (codeId), its dSYM's DWARF beside it.  samply's addresses are relative to
  * the first PT_LOAD's address; the names at one are the DWARF reader's
  * (addr2line -i -f's), demangled as perf script shows them.
  */
@@ -40,6 +41,7 @@ struct nlib {
 	int tried;
 	struct sclib *sc;
 	struct fold_dwarf *dw;
+	struct fold_macho *mo;
 	uint64_t base;
 };
 struct fold_samply_names {
@@ -395,6 +397,58 @@ buildid_is(const struct fold_elf *e, struct fold_str id)
 	return 1;
 }
 
+/* The UUID of a Mach-O lib: its codeId, else its breakpadId's first 32
+ * digits (1), or none (0). */
+static int
+lib_uuid(const struct fold_samply_lib *l, unsigned char *u)
+{
+	struct fold_str id = l->code_id.len == 32 ? l->code_id :
+	    l->breakpad_id;
+	size_t i;
+	int c, v;
+
+	if (id.len < 32)
+		return 0;
+	for (i = 0; i < 32; i++) {
+		c = id.s[i] | 0x20;
+		if (c >= '0' && c <= '9')
+			v = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v = c - 'a' + 10;
+		else
+			return 0;
+		if (i % 2 == 0)
+			u[i / 2] = (unsigned char)(v << 4);
+		else
+			u[i / 2] |= (unsigned char)v;
+	}
+	return 1;
+}
+
+/* A Mach-O binary at path with the lib's UUID: its dSYM's DWARF
+ * (PATH.dSYM/Contents/Resources/DWARF/BASENAME) if there is one with that
+ * UUID, else its own sections and symbols. */
+static void
+macho(struct nlib *nl, const char *path)
+{
+	unsigned char u[16];
+	const char *why, *base = strrchr(path, '/');
+	int has = lib_uuid(&nl->l, u);
+	size_t n = strlen(path) + 64 + strlen(base ? base : path);
+	char *d = xmalloc(n);
+
+	base = base != NULL ? base + 1 : path;
+	snprintf(d, n, "%s.dSYM/Contents/Resources/DWARF/%s", path, base);
+	if ((nl->mo = fold_macho_open(d, has ? u : NULL, &why)) == NULL ||
+	    !fold_macho_has_dwarf(nl->mo)) {
+		fold_macho_free(nl->mo);
+		nl->mo = fold_macho_open(path, has ? u : NULL, &why);
+	}
+	if (nl->mo != NULL)
+		nl->base = fold_macho_base(nl->mo);
+	free(d);
+}
+
 /* The binary of lib, opened for its DWARF (or symbols). */
 static void
 binary(struct fold_samply_names *n, struct nlib *nl)
@@ -443,9 +497,11 @@ binary(struct fold_samply_names *n, struct nlib *nl)
 			    l->code_id.s + 2);
 		}
 	}
-	for (i = 0; i < nc && nl->dw == NULL; i++) {
-		if ((e = fold_elf_open(cand[i], &why)) == NULL)
+	for (i = 0; i < nc && nl->dw == NULL && nl->mo == NULL; i++) {
+		if ((e = fold_elf_open(cand[i], &why)) == NULL) {
+			macho(nl, cand[i]);
 			continue;
+		}
 		if ((l->code_id.len > 0 && !buildid_is(e, l->code_id)) ||
 		    !fold_elf_base(e, &nl->base)) {
 			fold_elf_free(e);
@@ -518,8 +574,10 @@ fold_samply_names_find(struct fold_samply_names *n, size_t lib,
 			return k;
 		}
 	}
-	if (nl->dw != NULL && addr <= UINT64_MAX - nl->base) {
-		k = fold_dwarf_inlines(nl->dw, nl->base + addr, &dn);
+	if ((nl->dw != NULL || nl->mo != NULL) &&
+	    addr <= UINT64_MAX - nl->base) {
+		k = nl->dw != NULL ? fold_dwarf_inlines(nl->dw, nl->base + addr,
+		    &dn) : fold_macho_inlines(nl->mo, nl->base + addr, &dn);
 		if (k > 64)
 			k = 64;
 		for (i = 0; i < k; i++)
@@ -536,9 +594,11 @@ fold_samply_names_free(struct fold_samply_names *n)
 	size_t i;
 
 	sc_free(n);
-	for (i = 0; i < n->nlibs; i++)
+	for (i = 0; i < n->nlibs; i++) {
 		if (n->libs[i].dw != NULL)
 			fold_dwarf_free(n->libs[i].dw);
+		fold_macho_free(n->libs[i].mo);
+	}
 	free(n->libs);
 	free(n->symfs);
 	free(n->dm);

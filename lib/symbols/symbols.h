@@ -3,7 +3,7 @@
  * read from ELF files (elf.c), kallsyms and perf maps (ksyms.c); the
  * symbol sources of one perf.data run, found as perf finds them
  * (symsrc.c); call frame information for unwinding (cfi.c); inlined
- * functions from DWARF (dwarf.c);
+ * functions from DWARF (dwarf.c), of Mach-O files too (macho.c);
  * demangling as c++filt does it (demangle.c, demangle_cxx.c,
  * demangle_rust.c: what is covered and the limits are in the header
  * comments of those two).  Uses base.
@@ -448,6 +448,34 @@ size_t fold_dwarf_srclines(struct fold_dwarf *d, uint64_t addr,
     const char **files, unsigned *lns, size_t max);
 const char *fold_dwarf_problem(const struct fold_dwarf *d);
 void fold_dwarf_free(struct fold_dwarf *d);
+
+/* ---- macho.c: Mach-O files for the DWARF reader ---------------------- */
+
+/*
+ * A Mach-O file (macOS: a binary, or the DWARF file of a dSYM bundle),
+ * thin or fat, 64-bit little-endian: the slice whose LC_UUID is uuid (16
+ * bytes; NULL: the first 64-bit slice).  Its sections and LC_SYMTAB
+ * symbols are presented to fold_dwarf_new() as an ELF image made in
+ * memory (see macho.c), so that the functions at an address, inlined ones
+ * too, are named as for an ELF file.  fold_macho_open(): NULL with *why
+ * (a static message) when the file cannot be read, is not Mach-O, has no
+ * such slice, or has neither DWARF nor symbols.  fold_macho_base(): the
+ * __TEXT segment's vmaddr (what samply's addresses are relative to);
+ * fold_macho_inlines(): as fold_dwarf_inlines() at a vmaddr;
+ * fold_macho_has_dwarf(): 1 if the file has __debug_info.
+ */
+struct fold_macho;
+struct fold_macho *fold_macho_open(const char *path,
+    const unsigned char *uuid, const char **why);
+/* The same from n bytes at p (only read while it runs: what is kept is
+ * copied). */
+struct fold_macho *fold_macho_mem(const void *p, size_t n,
+    const unsigned char *uuid, const char **why);
+uint64_t fold_macho_base(const struct fold_macho *m);
+int fold_macho_has_dwarf(const struct fold_macho *m);
+size_t fold_macho_inlines(struct fold_macho *m, uint64_t addr,
+    const char *const **names);
+void fold_macho_free(struct fold_macho *m);
 
 /* ---- demangle.c, demangle_cxx.c, demangle_rust.c: symbol demangling ---- */
 /*
