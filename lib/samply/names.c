@@ -439,11 +439,8 @@ macho(struct nlib *nl, const char *path)
 
 	base = base != NULL ? base + 1 : path;
 	snprintf(d, n, "%s.dSYM/Contents/Resources/DWARF/%s", path, base);
-	if ((nl->mo = fold_macho_open(d, has ? u : NULL, &why)) == NULL ||
-	    !fold_macho_has_dwarf(nl->mo)) {
-		fold_macho_free(nl->mo);
+	if ((nl->mo = fold_macho_open(d, has ? u : NULL, &why)) == NULL)
 		nl->mo = fold_macho_open(path, has ? u : NULL, &why);
-	}
 	if (nl->mo != NULL)
 		nl->base = fold_macho_base(nl->mo);
 	free(d);

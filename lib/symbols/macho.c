@@ -477,14 +477,6 @@ fold_macho_base(const struct fold_macho *m)
 	return m->base;
 }
 
-int
-fold_macho_has_dwarf(const struct fold_macho *m)
-{
-	struct fold_elf_sec sec;
-
-	return fold_elf_section(m->elf, ".debug_info", &sec) != NULL;
-}
-
 size_t
 fold_macho_inlines(struct fold_macho *m, uint64_t addr,
     const char *const **names)

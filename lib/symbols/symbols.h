@@ -133,8 +133,7 @@ size_t fold_elf_buildid(const struct fold_elf *e, const unsigned char **id);
 int fold_elf_has_symtab(const struct fold_elf *e);
 int fold_elf_has_dynsym(const struct fold_elf *e);
 int fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr);
-/* fold_elf_base(): the virtual address of the first PT_LOAD segment (1),
- * what samply's library-relative addresses are relative to; 0: none. */
+/* The first PT_LOAD's p_vaddr (1; samply's addresses are relative to it). */
 int fold_elf_base(const struct fold_elf *e, uint64_t *vaddr);
 void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
 const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
@@ -450,29 +449,17 @@ const char *fold_dwarf_problem(const struct fold_dwarf *d);
 void fold_dwarf_free(struct fold_dwarf *d);
 
 /* ---- macho.c: Mach-O files for the DWARF reader ---------------------- */
-
-/*
- * A Mach-O file (macOS: a binary, or the DWARF file of a dSYM bundle),
- * thin or fat, 64-bit little-endian: the slice whose LC_UUID is uuid (16
- * bytes; NULL: the first 64-bit slice).  Its sections and LC_SYMTAB
- * symbols are presented to fold_dwarf_new() as an ELF image made in
- * memory (see macho.c), so that the functions at an address, inlined ones
- * too, are named as for an ELF file.  fold_macho_open(): NULL with *why
- * (a static message) when the file cannot be read, is not Mach-O, has no
- * such slice, or has neither DWARF nor symbols.  fold_macho_base(): the
- * __TEXT segment's vmaddr (what samply's addresses are relative to);
- * fold_macho_inlines(): as fold_dwarf_inlines() at a vmaddr;
- * fold_macho_has_dwarf(): 1 if the file has __debug_info.
- */
+/* A Mach-O binary or dSYM DWARF file, thin or fat (the 64-bit LE slice
+ * whose LC_UUID is uuid, 16 bytes; NULL: the first), read as an ELF image
+ * made in memory by fold_dwarf_new() (see macho.c).  NULL with *why when
+ * it is not that or has no DWARF and no LC_SYMTAB.  _mem: p is only read
+ * during the call.  _base: __TEXT's vmaddr; _inlines: fold_dwarf_inlines(). */
 struct fold_macho;
 struct fold_macho *fold_macho_open(const char *path,
     const unsigned char *uuid, const char **why);
-/* The same from n bytes at p (only read while it runs: what is kept is
- * copied). */
 struct fold_macho *fold_macho_mem(const void *p, size_t n,
     const unsigned char *uuid, const char **why);
 uint64_t fold_macho_base(const struct fold_macho *m);
-int fold_macho_has_dwarf(const struct fold_macho *m);
 size_t fold_macho_inlines(struct fold_macho *m, uint64_t addr,
     const char *const **names);
 void fold_macho_free(struct fold_macho *m);
