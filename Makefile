@@ -19,7 +19,7 @@ ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS) -pthread
 # Everything built goes below $(BUILD).
 BUILD ?= build
 TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg stackcollapse-dtrace folddiff stackcollapse-pprof stackcollapse-xctrace \
-	stackcollapse-callgrind
+	stackcollapse-callgrind stackcollapse-samply
 # The library: a folder per domain, each with its header (see lib/fold.h).
 LIBSRC = $(wildcard lib/*/*.c)
 LIBHDR = lib/fold.h $(wildcard lib/*/*.h)
@@ -60,7 +60,8 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(BUILD)/libfold.a
 TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbytes \
 	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup $(BUILD)/test/demangle \
 	$(BUILD)/test/libcheck $(BUILD)/test/cfidump $(BUILD)/test/inflate \
-	$(BUILD)/test/pprofgen $(BUILD)/test/dwarfinl $(BUILD)/test/xctracegen
+	$(BUILD)/test/pprofgen $(BUILD)/test/dwarfinl $(BUILD)/test/xctracegen \
+	$(BUILD)/test/samplygen
 $(BUILD)/test/symlookup: tests/tools/symlookup.c $(LIBHDR) $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm
@@ -129,7 +130,8 @@ demo: all
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin sh examples/demo.sh
 
 bench: all $(BUILD)/bench/gen $(BUILD)/bench/runstat $(BUILD)/bench/floor \
-		$(BUILD)/test/demangle $(BUILD)/test/pprofgen $(BUILD)/test/xctracegen
+		$(BUILD)/test/demangle $(BUILD)/test/pprofgen $(BUILD)/test/xctracegen \
+		$(BUILD)/test/samplygen
 	@FOLDKIT_BIN=$(CURDIR)/$(BUILD)/bin BENCH=$(CURDIR)/$(BUILD)/bench \
 		sh tests/bench/run.sh
 
@@ -147,7 +149,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZERS = folded regex perf dtrace svg elf perfdata demangle demangle_rust \
 	demangle_fast demangle_rust_fast cfi unwind inflate pprof dwarf xctrace \
-	callgrind
+	callgrind json macho
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 

@@ -26,7 +26,7 @@
  *   base/     base.h     messages, allocation, the line reader, the stdout
  *                        writer, arenas, hashing, interning, counts and
  *                        numbers, rankings, patterns, escaping, inflate
- *   markup/   markup.h   structured text read as a stream: XML
+ *   markup/   markup.h   structured text read as a stream: XML, JSON
  *   folded/   folded.h   the folded format: a line, the reader, frame ids,
  *                        distinct stacks in frame order, two profiles merged
  *   demangle/ demangle.h C++ and Rust symbol names demangled as c++filt
@@ -46,6 +46,8 @@
  *                        folded stacks
  *   callgrind/ callgrind.h  valgrind's callgrind profiles to folded
  *                        stacks, by call context
+ *   samply/   samply.h   Firefox Profiler processed profiles (samply) to
+ *                        folded stacks; names from sidecars and binaries
  *
  * This header includes base.h, which every tool and unit needs; a tool or
  * unit includes the headers of the other domains it uses.

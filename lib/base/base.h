@@ -54,6 +54,12 @@ char *xstrdup(const char *s);
  * input (*name "<stdin>"), else *name is arg.  Its descriptor, or -1
  * after "prog: name: why" on standard error. */
 int fold_open_arg(const char *arg, const char **name);
+/* The whole of file fd (name for messages): a regular file mapped from
+ * where fd stands at offset 0 (*mapped 1), else read into a malloc'd
+ * buffer; NULL after "prog: name: read error: why".  fold_unload() gives
+ * it back. */
+unsigned char *fold_load(int fd, const char *name, size_t *n, int *mapped);
+void fold_unload(unsigned char *p, size_t n, int mapped);
 /*
  * Make the pages of [p, p + n) resident now, many in one call (mlock,
  * munlock): where a page fault is dear (a virtual machine: ~10 us each) a

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fold.h"
@@ -195,4 +196,57 @@ fold_open_arg(const char *arg, const char **name)
 	if ((fd = open(arg, O_RDONLY)) < 0)
 		fold_warn("%s: %s", arg, strerror(errno));
 	return fd;
+}
+
+unsigned char *
+fold_load(int fd, const char *name, size_t *n, int *mapped)
+{
+	struct stat sb;
+	unsigned char *b;
+	size_t cap = 65536, len = 0;
+	ssize_t r;
+	void *map;
+
+	/* a regular file is mapped (its pages are not copied), from where
+	 * stdin stands; the rest is read */
+	*mapped = 0;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+	    (uint64_t)sb.st_size < SIZE_MAX / 2 && lseek(fd, 0, SEEK_CUR) == 0 &&
+	    (map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd,
+	    0)) != MAP_FAILED) {
+		fold_prefault(map, (size_t)sb.st_size);
+		*mapped = 1;
+		*n = (size_t)sb.st_size;
+		return map;
+	}
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+	    (uint64_t)sb.st_size < SIZE_MAX / 2)
+		cap = (size_t)sb.st_size + 1;
+	b = xmalloc(cap);
+	for (;;) {
+		if (len == cap)
+			fold_grow(&b, &cap, cap + 1, 1);
+		r = read(fd, b + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fold_warn("%s: read error: %s", name, strerror(errno));
+			free(b);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	*n = len;
+	return b;
+}
+
+void
+fold_unload(unsigned char *p, size_t n, int mapped)
+{
+	if (mapped)
+		munmap(p, n);
+	else
+		free(p);
 }

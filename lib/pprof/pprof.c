@@ -1318,47 +1318,14 @@ fold_pprof_add(struct fold_pprof *p, const char *name,
 }
 
 /* Read all of fd: a malloc'd buffer (*n bytes), or NULL (reported). */
-static unsigned char *
-slurp(int fd, const char *name, size_t *n)
-{
-	struct stat sb;
-	unsigned char *b;
-	size_t cap = 65536, len = 0;
-	ssize_t r;
-
-	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-	    (uint64_t)sb.st_size < SIZE_MAX / 2)
-		cap = (size_t)sb.st_size + 1;
-	b = xmalloc(cap);
-	for (;;) {
-		if (len == cap)
-			fold_grow(&b, &cap, cap + 1, 1);
-		r = read(fd, b + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			fold_warn("%s: read error: %s", name, strerror(errno));
-			free(b);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	*n = len;
-	return b;
-}
-
 void
 fold_pprof_run(struct fold_pprof *p, int nfiles, char **files)
 {
 	static char *dash[] = { "-" };
 	const char *name;
 	unsigned char *d;
-	struct stat sb;
-	void *map;
 	size_t n;
-	int i, fd;
+	int i, fd, mapped;
 
 	if (nfiles == 0) {
 		nfiles = 1;
@@ -1370,21 +1337,9 @@ fold_pprof_run(struct fold_pprof *p, int nfiles, char **files)
 			p->status = 1;
 			continue;
 		}
-		/* a regular file is mapped (its pages are not copied), from
-		 * where stdin stands; the rest is read */
-		map = MAP_FAILED;
-		if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		    sb.st_size > 0 && (uint64_t)sb.st_size < SIZE_MAX / 2 &&
-		    lseek(fd, 0, SEEK_CUR) == 0)
-			map = mmap(NULL, (size_t)sb.st_size, PROT_READ,
-			    MAP_PRIVATE, fd, 0);
-		if (map != MAP_FAILED) {
-			fold_prefault(map, (size_t)sb.st_size);
-			fold_pprof_add(p, name, map, (size_t)sb.st_size);
-			munmap(map, (size_t)sb.st_size);
-		} else if ((d = slurp(fd, name, &n)) != NULL) {
+		if ((d = fold_load(fd, name, &n, &mapped)) != NULL) {
 			fold_pprof_add(p, name, d, n);
-			free(d);
+			fold_unload(d, n, mapped);
 		} else
 			p->status = 1;
 		if (fd != 0)

@@ -440,6 +440,15 @@ fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr)
 	return 0;
 }
 
+int
+fold_elf_base(const struct fold_elf *e, uint64_t *vaddr)
+{
+	if (e->nload == 0)
+		return 0;
+	*vaddr = e->load[0].vaddr;
+	return 1;
+}
+
 void
 fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt)
 {

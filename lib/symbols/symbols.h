@@ -3,8 +3,9 @@
  * read from ELF files (elf.c), kallsyms and perf maps (ksyms.c); the
  * symbol sources of one perf.data run, found as perf finds them
  * (symsrc.c); call frame information for unwinding (cfi.c); inlined
- * functions from DWARF (dwarf.c).  Uses base and demangle (whose header
- * it includes: the names it gives are demangled as perf demangles).
+ * functions from DWARF (dwarf.c), of Mach-O files too (macho.c).  Uses
+ * base and demangle (whose header it includes: the names it gives are
+ * demangled as perf demangles).
  *
  *  - Input files are hostile: every offset, size and count is checked
  *    against what was read; a malformed file gives fewer or no symbols and
@@ -136,6 +137,8 @@ size_t fold_elf_buildid(const struct fold_elf *e, const unsigned char **id);
 int fold_elf_has_symtab(const struct fold_elf *e);
 int fold_elf_has_dynsym(const struct fold_elf *e);
 int fold_elf_vaddr(const struct fold_elf *e, uint64_t off, uint64_t *vaddr);
+/* The first PT_LOAD's p_vaddr (1; samply's addresses are relative to it). */
+int fold_elf_base(const struct fold_elf *e, uint64_t *vaddr);
 void fold_elf_runtime(struct fold_elf *e, struct fold_elf *rt);
 const char *fold_elf_sym(struct fold_elf *e, uint64_t off, uint64_t *start);
 /* Before the first lookup: fold_syms_demangled() for its symbols. */
@@ -453,5 +456,21 @@ size_t fold_dwarf_srclines(struct fold_dwarf *d, uint64_t addr,
     const char **files, unsigned *lns, size_t max);
 const char *fold_dwarf_problem(const struct fold_dwarf *d);
 void fold_dwarf_free(struct fold_dwarf *d);
+
+/* ---- macho.c: Mach-O files for the DWARF reader ---------------------- */
+/* A Mach-O binary or dSYM DWARF file, thin or fat (the 64-bit LE slice
+ * whose LC_UUID is uuid, 16 bytes; NULL: the first), read as an ELF image
+ * made in memory by fold_dwarf_new() (see macho.c).  NULL with *why when
+ * it is not that or has no DWARF and no LC_SYMTAB.  _mem: p is only read
+ * during the call.  _base: __TEXT's vmaddr; _inlines: fold_dwarf_inlines(). */
+struct fold_macho;
+struct fold_macho *fold_macho_open(const char *path,
+    const unsigned char *uuid, const char **why);
+struct fold_macho *fold_macho_mem(const void *p, size_t n,
+    const unsigned char *uuid, const char **why);
+uint64_t fold_macho_base(const struct fold_macho *m);
+size_t fold_macho_inlines(struct fold_macho *m, uint64_t addr,
+    const char *const **names);
+void fold_macho_free(struct fold_macho *m);
 
 #endif

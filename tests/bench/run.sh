@@ -51,6 +51,24 @@ best() {
 		printf "%8.0f MB/s  %7.1f MB RSS  (%.0f MB in %.3f s)", by / 1e6 / t, kb / 1024, by / 1e6, t }'
 }
 
+# cmd_best CMD...: "WALL RSS_KB CPU" of the best of $runs runs (wall and
+# CPU each their best), output to /dev/null; for the scripts sourced below.
+cmd_best() {
+	pb= pk= pc=
+	for r in $(seq "$runs"); do
+		set -- $(./runstat /dev/null "$@") "$@"
+		w=$1 k=$2 c=$4
+		shift 4
+		if [ -z "$pb" ] || [ "$(awk -v a="$w" -v b="$pb" 'BEGIN { print (a < b) }')" = 1 ]; then
+			pb=$w pk=$k
+		fi
+		if [ -z "$pc" ] || [ "$(awk -v a="$c" -v b="$pc" 'BEGIN { print (a < b) }')" = 1 ]; then
+			pc=$c
+		fi
+	done
+	echo "$pb $pk $pc"
+}
+
 # Rows are labelled with the input's shape: R is 100k distinct stacks
 # repeated up to $mb MB (or a capture repeated), D the deep stacks of
 # flamegraph-svg.sh; T and L, each stack once, are in shapes.sh.
@@ -91,6 +109,7 @@ done
 [ -x "$bin/stackcollapse-pprof" ] && . "$top/tests/bench/pprof.sh"
 [ -x "$bin/stackcollapse-xctrace" ] && . "$top/tests/bench/xctrace.sh"
 [ -x "$bin/stackcollapse-callgrind" ] && . "$top/tests/bench/callgrind.sh"
+[ -x "$bin/stackcollapse-samply" ] && . "$top/tests/bench/samply.sh"
 
 . "$top/tests/bench/shapes.sh"
 
