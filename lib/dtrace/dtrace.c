@@ -283,53 +283,12 @@ put_pieces(struct fold_dtrace_st *st, const char *f, size_t len)
 }
 
 /*
- * A Rust legacy name already split by DTrace's C++ demangler,
- * "a::b::h<16 hex>", mangled again ("_ZN1a1b17h<hash>E") into o (room for
- * 12 * len + 32 bytes), so that one demangler decides: its length, or 0 if
- * the name has no such hash.
- */
-static size_t
-rust_remangle(const char *s, size_t len, char *o)
-{
-	size_t a, b, n = 3, k, v;
-	char num[24];
-
-	if (len < 20 || s[len - 19] != ':' || s[len - 18] != ':' ||
-	    s[len - 17] != 'h')
-		return 0;
-	for (k = len - 16; k < len; k++)
-		if (!isxdig((unsigned char)s[k]))
-			return 0;
-	memcpy(o, "_ZN", 3);
-	for (a = 0;; a = b + 2) {
-		for (b = a; b + 1 < len && !(s[b] == ':' && s[b + 1] == ':'); b++)
-			;
-		if (b + 1 >= len)
-			b = len;
-		k = sizeof(num);
-		v = b - a;
-		do {
-			num[--k] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v > 0);
-		memcpy(o + n, num + k, sizeof(num) - k);
-		n += sizeof(num) - k;
-		memcpy(o + n, s + a, b - a);
-		n += b - a;
-		if (b >= len)
-			break;
-	}
-	o[n++] = 'E';
-	return n;
-}
-
-/*
  * --demangle: 1 if the frame was a mangled name, put demangled.  C++ names
  * (_Z...) are written without their argument lists, as c++filt -p and perf
  * print them (and as the names DTrace demangles itself look once cut);
  * Rust names, legacy or v0, as c++filt prints them.  macOS's extra leading
  * '_' is taken off, and Rust names split by DTrace's C++ demangler ("a::b::
- * h<hash>", see rust_remangle) are mangled again to drop the hash.
+ * h<hash>", see fold_rust_remangle()) are mangled again to drop the hash.
  */
 static int
 put_demangled(struct fold_dtrace_st *st, const char *f, size_t len)
@@ -354,7 +313,7 @@ put_demangled(struct fold_dtrace_st *st, const char *f, size_t len)
 		    FOLD_DM_PARAMS);
 		if (n == 0)
 			n = fold_demangle_cxx(s, m, st->tmp, FOLD_DM_MAXOUT, 0);
-	} else if ((m = rust_remangle(s, m, st->tmp + FOLD_DM_MAXOUT)) > 0)
+	} else if ((m = fold_rust_remangle(s, m, st->tmp + FOLD_DM_MAXOUT)) > 0)
 		n = fold_demangle_rust(st->tmp + FOLD_DM_MAXOUT, m, st->tmp,
 		    FOLD_DM_MAXOUT, FOLD_DM_PARAMS);
 	if (n == 0)

@@ -2361,3 +2361,44 @@ fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
 		return 0;
 	return ok ? r.olen : 0;
 }
+
+/*
+ * A legacy Rust name a tool printed half demangled, "a::b::h<16 hex>" (DTrace's
+ * C++ demangler, macOS sample), mangled again ("_ZN1a1b17h<hash>E") so that
+ * fold_demangle_rust() finishes it.
+ */
+size_t
+fold_rust_remangle(const char *s, size_t len, char *o)
+{
+	size_t a, b, n = 3, k, v;
+	char num[24];
+
+	if (len < 20 || s[len - 19] != ':' || s[len - 18] != ':' ||
+	    s[len - 17] != 'h')
+		return 0;
+	for (k = len - 16; k < len; k++)
+		if (!((s[k] >= '0' && s[k] <= '9') || (s[k] >= 'a' && s[k] <= 'f') ||
+		    (s[k] >= 'A' && s[k] <= 'F')))
+			return 0;
+	memcpy(o, "_ZN", 3);
+	for (a = 0;; a = b + 2) {
+		for (b = a; b + 1 < len && !(s[b] == ':' && s[b + 1] == ':'); b++)
+			;
+		if (b + 1 >= len)
+			b = len;
+		k = sizeof(num);
+		v = b - a;
+		do {
+			num[--k] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v > 0);
+		memcpy(o + n, num + k, sizeof(num) - k);
+		n += sizeof(num) - k;
+		memcpy(o + n, s + a, b - a);
+		n += b - a;
+		if (b >= len)
+			break;
+	}
+	o[n++] = 'E';
+	return n;
+}

@@ -477,5 +477,14 @@ size_t fold_demangle_rust(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags);
 size_t fold_demangle_cxx(const char *sym, size_t len, char *out, size_t cap,
     unsigned flags);
+/*
+ * A legacy Rust name printed half demangled by another tool, "a::b::h<16
+ * hex>" with the segments still escaped ("_$LT$T$u20$as$u20$..."), as
+ * DTrace's and macOS sample's C++ demanglers leave it: mangled again
+ * ("_ZN1a1b17h<hash>E") into o (room for 12 * len + 32 bytes), for
+ * fold_demangle_rust() to finish (hash dropped, escapes decoded).  Its
+ * length, or 0 when the name does not end in such a hash.
+ */
+size_t fold_rust_remangle(const char *s, size_t len, char *o);
 
 #endif
