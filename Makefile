@@ -18,7 +18,7 @@ ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS) -pthread
 
 # Everything built goes below $(BUILD).
 BUILD ?= build
-TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg stackcollapse-dtrace folddiff stackcollapse-pprof
+TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg stackcollapse-dtrace folddiff stackcollapse-pprof stackcollapse-sample
 # The library: a folder per domain, each with its header (see lib/fold.h).
 LIBSRC = $(wildcard lib/*/*.c)
 LIBHDR = lib/fold.h $(wildcard lib/*/*.h)
