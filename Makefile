@@ -145,7 +145,7 @@ $(BUILD)/bench/%: tests/bench/%.c
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZERS = folded regex perf dtrace svg elf perfdata demangle demangle_rust \
-	demangle_fast demangle_rust_fast cfi unwind inflate pprof dwarf
+	demangle_fast demangle_rust_fast cfi unwind inflate pprof dwarf sample
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 
