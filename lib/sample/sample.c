@@ -222,11 +222,16 @@ make_frame(struct fold_samplerep_st *st, struct frame *f, int thread,
 		return;
 	}
 	nlen = cut_llvm(name, nlen);
-	fold_grow(&st->tmp, &st->tcap, FOLD_DM_MAXOUT + 12 * nlen + 32, 1);
-	if ((m = fold_rust_remangle(name, nlen,
-	    st->tmp + FOLD_DM_MAXOUT)) > 0)
-		n = fold_demangle_rust(st->tmp + FOLD_DM_MAXOUT, m, st->tmp,
-		    FOLD_DM_MAXOUT, FOLD_DM_PARAMS);
+	/* "...::h<16 hex>" (no longer than a name the demangler writes) */
+	if (nlen >= 20 && nlen <= FOLD_DM_MAXOUT && name[nlen - 17] == 'h' &&
+	    name[nlen - 18] == ':') {
+		fold_grow(&st->tmp, &st->tcap, FOLD_DM_MAXOUT + 12 * nlen + 32,
+		    1);
+		if ((m = fold_rust_remangle(name, nlen,
+		    st->tmp + FOLD_DM_MAXOUT)) > 0)
+			n = fold_demangle_rust(st->tmp + FOLD_DM_MAXOUT, m,
+			    st->tmp, FOLD_DM_MAXOUT, FOLD_DM_PARAMS);
+	}
 	if (n > 0)
 		name = st->tmp;
 	else
