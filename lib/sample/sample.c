@@ -2,6 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fold.h"
 #include "sample/sample.h"
@@ -21,7 +24,7 @@ enum { S_OUT, S_TREE };
 struct node {
 	uint64_t count;		/* its count */
 	uint64_t kids;		/* its children's, summed */
-	size_t end;		/* its stack is path[0..end) */
+	uint32_t stack;		/* its stack: a node of the call tree */
 	unsigned long long line;
 	unsigned char idle;	/* a wait function */
 	unsigned char bad;	/* own samples unknown: a child was skipped */
@@ -43,19 +46,37 @@ struct fold_samplerep_st {
 	uint64_t lines;		/* lines of this input */
 	struct node *nodes;	/* the current stack, root first */
 	size_t depth, ncap;
-	char *path;		/* its folded text */
-	size_t pcap;
-	char *key;		/* a frame's key: kind, module, '\0', name */
-	size_t kcap;
 	char *tmp;		/* cleaning and demangling scratch */
 	size_t tcap;
 	struct fold_arena arena;	/* the frames' texts */
-	struct fold_intern keys;	/* frame keys */
-	struct frame *frames;		/* by key id */
-	size_t fcap;
-	struct fold_intern stacks;	/* folded stacks */
-	uint64_t *counts;		/* by stack id */
-	size_t ccap;
+	struct fold_intern keys;	/* frame keys (see frame_of()) */
+	uint32_t *keymap;		/* by key id: its frame */
+	size_t keycap;
+	struct fold_intern threads;	/* thread lines */
+	uint32_t *thmap;		/* by thread line id: its frame */
+	size_t thcap;
+	struct frame *frames;		/* the distinct frames */
+	size_t nframes, fcap;
+	/*
+	 * The stacks, as a tree: node 0 is the empty stack, node n > 0 the
+	 * stack of node t[n].up with frame t[n].fr on top.  A node's children
+	 * are a list, searched first: they were made a moment ago (the report
+	 * is a walk of the same tree), so they are in the cache, where a hash
+	 * table's slot would not be.  The children of a node with more than
+	 * WIDE of them are in slots too (open addressing on (up, fr), 0 empty).
+	 */
+	struct tnode *t;
+	size_t tn, tncap;
+	uint32_t *slots;
+	size_t smask, nslots;
+};
+
+enum { WIDE = 8 };
+struct tnode {
+	uint64_t own;		/* its own samples */
+	uint32_t up, fr;	/* the stack below it, its frame */
+	uint32_t kid, sib;	/* its first child, its next sibling (0: none) */
+	uint32_t nkids;		/* children, counted up to WIDE + 1 */
 };
 
 struct fold_samplerep *
@@ -66,7 +87,11 @@ fold_samplerep_new(unsigned flags)
 
 	st->flags = flags;
 	fold_intern_init(&st->keys);
-	fold_intern_init(&st->stacks);
+	fold_intern_init(&st->threads);
+	st->tn = 1;			/* node 0: the empty stack */
+	fold_grow(&st->t, &st->tncap, 1, sizeof(*st->t));
+	st->smask = 1023;
+	st->slots = xcalloc(st->smask + 1, sizeof(*st->slots));
 	r->st = st;
 	r->file = "<stdin>";
 	return r;
@@ -111,11 +136,57 @@ ismark(char c)
 	return c == ' ' || c == '+' || c == '!' || c == ':' || c == '|';
 }
 
+/* The end of the depth markers of s[k..len). */
+static size_t
+skip_marks(const char *s, size_t k, size_t len)
+{
+#ifdef __SSE2__
+	const __m128i sp = _mm_set1_epi8(' '), pl = _mm_set1_epi8('+');
+	const __m128i ex = _mm_set1_epi8('!'), co = _mm_set1_epi8(':');
+	const __m128i ba = _mm_set1_epi8('|');
+	__m128i x, m;
+	unsigned bits;
+
+	for (; k + 16 <= len; k += 16) {
+		x = _mm_loadu_si128((const __m128i *)(const void *)(s + k));
+		m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, sp),
+		    _mm_cmpeq_epi8(x, pl)), _mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(x, ex), _mm_cmpeq_epi8(x, co)),
+		    _mm_cmpeq_epi8(x, ba)));
+		bits = (unsigned)_mm_movemask_epi8(m) ^ 0xffffu;
+		if (bits != 0) {
+#if defined(__GNUC__) || defined(__clang__)
+			return k + (size_t)__builtin_ctz(bits);
+#else
+			while (!(bits & 1)) {
+				bits >>= 1;
+				k++;
+			}
+			return k;
+#endif
+		}
+	}
+#endif
+	while (k < len && ismark(s[k]))
+		k++;
+	return k;
+}
+
+/* The bytes of offsets and addresses: hex digits, 'x', ',' and '.'. */
+#define A 1
+static const unsigned char addrch[256] = {
+	['0'] = A, ['1'] = A, ['2'] = A, ['3'] = A, ['4'] = A, ['5'] = A,
+	['6'] = A, ['7'] = A, ['8'] = A, ['9'] = A, ['a'] = A, ['b'] = A,
+	['c'] = A, ['d'] = A, ['e'] = A, ['f'] = A, ['A'] = A, ['B'] = A,
+	['C'] = A, ['D'] = A, ['E'] = A, ['F'] = A, ['x'] = A, [','] = A,
+	['.'] = A
+};
+#undef A
+
 static int
 isaddr(char c)
 {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-	    (c >= 'A' && c <= 'F') || c == 'x' || c == ',' || c == '.';
+	return addrch[(unsigned char)c];
 }
 
 static size_t
@@ -130,6 +201,24 @@ rtrim(const char *t, size_t e)
 static size_t
 rfind(const char *t, size_t e, char c)
 {
+#ifdef __SSE2__
+	const __m128i v = _mm_set1_epi8(c);
+	unsigned m;
+
+	for (; e >= 16; e -= 16) {
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(
+		    (const __m128i *)(const void *)(t + e - 16)), v));
+		if (m != 0) {
+#if defined(__GNUC__) || defined(__clang__)
+			return e - 16 + (size_t)(31 - __builtin_clz(m));
+#else
+			for (e--; !(m & 0x8000u); m <<= 1)
+				e--;
+			return e;
+#endif
+		}
+	}
+#endif
 	while (e > 0)
 		if (t[--e] == c)
 			return e;
@@ -255,10 +344,18 @@ make_frame(struct fold_samplerep_st *st, struct frame *f, int thread,
 	f->len = (size_t)(o + n - f->s);
 }
 
-/* The frame of a tree line's text (after the count). */
-static const struct frame *
+/*
+ * The frame of a tree line's text (after the count): its number.  A
+ * frame's key is its text up to the ')' of "(in MODULE)" (its name alone
+ * without it), which holds what makes the frame and is read in place; a
+ * thread's is its text, in a table of its own.
+ */
+static uint32_t
 frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n)
 {
+	struct fold_intern *tab = thread ? &st->threads : &st->keys;
+	uint32_t **map = thread ? &st->thmap : &st->keymap;
+	size_t *mcap = thread ? &st->thcap : &st->keycap;
 	const char *mod = NULL;
 	size_t nlen = n, mlen = 0, klen;
 	uint32_t id;
@@ -266,24 +363,94 @@ frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n)
 
 	if (!thread)
 		split_frame(t, n, &nlen, &mod, &mlen);
-	klen = 1 + (mod != NULL ? mlen + 1 : 0) + nlen;
-	fold_grow(&st->key, &st->kcap, klen, 1);
-	st->key[0] = thread ? 'T' : mod != NULL ? 'M' : 'F';
-	klen = 1;
-	if (mod != NULL) {
-		memcpy(st->key + klen, mod, mlen);
-		klen += mlen;
-		st->key[klen++] = '\0';
-	}
-	memcpy(st->key + klen, t, nlen);
-	klen += nlen;
-	id = fold_intern(&st->keys, st->key, klen, &isnew);
+	klen = mod != NULL ? (size_t)(mod - t) + mlen + 1 : nlen;
+	id = fold_intern(tab, t, klen, &isnew);
 	if (isnew) {
-		fold_grow(&st->frames, &st->fcap, (size_t)id + 1,
+		fold_grow(map, mcap, (size_t)id + 1, sizeof(**map));
+		fold_grow(&st->frames, &st->fcap, st->nframes + 1,
 		    sizeof(*st->frames));
-		make_frame(st, &st->frames[id], thread, mod, mlen, t, nlen);
+		(*map)[id] = (uint32_t)st->nframes;
+		make_frame(st, &st->frames[st->nframes++], thread, mod, mlen,
+		    t, nlen);
 	}
-	return &st->frames[id];
+	return (*map)[id];
+}
+
+/* ---- the stacks: a tree of frames ------------------------------------- */
+
+static size_t
+slot_of(uint32_t up, uint32_t fr, size_t mask)
+{
+	uint64_t k = ((uint64_t)up << 32 | fr) * UINT64_C(0x9E3779B97F4A7C15);
+
+	return (size_t)(k ^ k >> 29 ^ k >> 47) & mask;
+}
+
+static void
+grow_slots(struct fold_samplerep_st *st)
+{
+	size_t mask = st->smask * 2 + 1, i, n;
+	uint32_t *sl = xcalloc(mask + 1, sizeof(*sl));
+
+	for (n = 0; n <= st->smask; n++) {
+		if (st->slots[n] == 0)
+			continue;
+		for (i = slot_of(st->t[st->slots[n]].up, st->t[st->slots[n]].fr,
+		    mask); sl[i] != 0; i = (i + 1) & mask)
+			;
+		sl[i] = st->slots[n];
+	}
+	free(st->slots);
+	st->slots = sl;
+	st->smask = mask;
+}
+
+static void
+put_slot(struct fold_samplerep_st *st, uint32_t n)
+{
+	size_t i;
+
+	for (i = slot_of(st->t[n].up, st->t[n].fr, st->smask);
+	    st->slots[i] != 0; i = (i + 1) & st->smask)
+		;
+	st->slots[i] = n;
+	if (++st->nslots * 2 > st->smask)
+		grow_slots(st);
+}
+
+/* The stack of stack up with frame fr on top. */
+static uint32_t
+stack_of(struct fold_samplerep_st *st, uint32_t up, uint32_t fr)
+{
+	struct tnode *u = &st->t[up], *c;
+	size_t i;
+	uint32_t n;
+
+	if (u->nkids <= WIDE) {
+		for (n = u->kid; n != 0; n = st->t[n].sib)
+			if (st->t[n].fr == fr)
+				return n;
+	} else
+		for (i = slot_of(up, fr, st->smask); (n = st->slots[i]) != 0;
+		    i = (i + 1) & st->smask)
+			if (st->t[n].up == up && st->t[n].fr == fr)
+				return n;
+	if (st->tn >= UINT32_MAX)
+		fold_die(1, "more than 4294967294 distinct stacks");
+	n = (uint32_t)st->tn++;
+	fold_grow(&st->t, &st->tncap, st->tn, sizeof(*st->t));
+	u = &st->t[up];
+	c = &st->t[n];
+	c->up = up;
+	c->fr = fr;
+	c->sib = u->kid;
+	u->kid = n;
+	if (u->nkids <= WIDE && ++u->nkids > WIDE)	/* now wide */
+		for (n = u->kid; n != 0; n = st->t[n].sib)
+			put_slot(st, n);
+	else if (u->nkids > WIDE)
+		put_slot(st, n);
+	return (uint32_t)(c - st->t);
 }
 
 /* ---- the tree ---------------------------------------------------------- */
@@ -295,7 +462,6 @@ pop(struct fold_samplerep *r)
 	struct fold_samplerep_st *st = r->st;
 	struct node *nd = &st->nodes[--st->depth];
 	uint64_t self;
-	uint32_t id;
 	char msg[160];
 
 	if (nd->bad)
@@ -308,21 +474,19 @@ pop(struct fold_samplerep *r)
 		return;
 	}
 	self = nd->count - nd->kids;
-	if (self == 0 || nd->end == 0)
+	if (self == 0 || nd->stack == 0)
 		return;
 	if (nd->idle && !(st->flags & FOLD_SAMPLEREP_ALL)) {
 		r->idle = r->idle > UINT64_MAX - self ? UINT64_MAX :
 		    r->idle + self;
 		return;
 	}
-	id = fold_intern(&st->stacks, st->path, nd->end, NULL);
-	fold_grow(&st->counts, &st->ccap, (size_t)id + 1, sizeof(*st->counts));
-	if (st->counts[id] > UINT64_MAX - self) {
+	if (st->t[nd->stack].own > UINT64_MAX - self) {
 		error_at(r, nd->line, "a sum of samples past "
 		    "18446744073709551615");
 		return;
 	}
-	st->counts[id] += self;
+	st->t[nd->stack].own += self;
 }
 
 static void
@@ -337,9 +501,9 @@ static void
 tree_line(struct fold_samplerep *r, const char *line, size_t len)
 {
 	struct fold_samplerep_st *st = r->st;
-	const struct frame *f;
 	struct node *nd, *up;
-	size_t k, j, lvl, start;
+	uint32_t f, upst;
+	size_t k, j, lvl;
 	uint64_t c = 0;
 	int thread;
 	char msg[96];
@@ -354,8 +518,7 @@ tree_line(struct fold_samplerep *r, const char *line, size_t len)
 		    "4 spaces");
 		return;
 	}
-	for (k = 4; k < len && ismark(line[k]); k++)
-		;
+	k = skip_marks(line, 4, len);
 	if (k == len) {
 		bad_line(r, -1, "a call graph line with depth markers only");
 		return;
@@ -405,19 +568,15 @@ tree_line(struct fold_samplerep *r, const char *line, size_t len)
 	nd->kids = 0;
 	nd->line = r->lineno;
 	nd->bad = nd->over = 0;
-	start = lvl > 0 ? st->nodes[lvl - 1].end : 0;
+	upst = lvl > 0 ? st->nodes[lvl - 1].stack : 0;
 	if (thread && (st->flags & FOLD_SAMPLEREP_NO_THREADS)) {
 		nd->idle = 0;
-		nd->end = 0;
+		nd->stack = 0;
 		return;
 	}
 	f = frame_of(st, thread, line + j, len - j);
-	nd->idle = (unsigned char)f->idle;
-	fold_grow(&st->path, &st->pcap, start + 1 + f->len, 1);
-	if (start > 0)
-		st->path[start++] = ';';
-	memcpy(st->path + start, f->s, f->len);
-	nd->end = start + f->len;
+	nd->idle = (unsigned char)st->frames[f].idle;
+	nd->stack = stack_of(st, upst, f);
 }
 
 void
@@ -484,27 +643,149 @@ fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
 
 /* ---- output ------------------------------------------------------------ */
 
+/*
+ * The stacks are written in the byte order of their text by a walk of the
+ * tree.  Below a stack P, the lines of child c are "P;c" (its own samples)
+ * and "P;c;..." (those of its children): two items, ordered by c's text
+ * followed by the end (lower than any byte) for the first, by ';' for the
+ * second.  So a child whose name is another's with a byte below ';' after
+ * it ("f" and "f(int)") comes between the other's own line and its
+ * children's, as in the byte order of whole lines.
+ */
+struct item {
+	uint32_t node;
+	uint32_t sub;		/* 0: its own line; 1: the lines below it */
+};
+
+static const struct fold_samplerep_st *sort_st;
+
+static int
+byitem(const void *pa, const void *pb)
+{
+	const struct item *a = pa, *b = pb;
+	const struct frame *fa = &sort_st->frames[sort_st->t[a->node].fr];
+	const struct frame *fb = &sort_st->frames[sort_st->t[b->node].fr];
+	size_t n = fa->len < fb->len ? fa->len : fb->len;
+	int c = n > 0 ? memcmp(fa->s, fb->s, n) : 0, ca, cb;
+
+	if (c != 0)
+		return c;
+	/* what follows the common part: a byte, ';' or the end (-1) */
+	ca = fa->len > n ? (unsigned char)fa->s[n] : a->sub ? ';' : -1;
+	cb = fb->len > n ? (unsigned char)fb->s[n] : b->sub ? ';' : -1;
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	return a->node < b->node ? -1 : a->node > b->node;
+}
+
+/* The walk: items of the levels one after the other; a level is
+ * items[at..end) still to write, below the stack of text path[0..plen). */
+struct walk {
+	const struct fold_samplerep_st *st;
+	const size_t *first;	/* kids[first[n]..first[n + 1]): n's */
+	const uint32_t *kids;
+	struct item *items;
+	size_t icap;
+	struct level { size_t at, end, plen; } *lv;
+	size_t nl, lcap;
+};
+
+/* A level for the children of stack up, their items sorted. */
+static void
+push_level(struct walk *w, uint32_t up, size_t plen)
+{
+	const struct fold_samplerep_st *st = w->st;
+	size_t start = w->nl > 0 ? w->lv[w->nl - 1].end : 0, ni = start, i, c;
+
+	fold_grow(&w->items, &w->icap,
+	    start + 2 * (w->first[up + 1] - w->first[up]) + 1,
+	    sizeof(*w->items));
+	for (i = w->first[up]; i < w->first[up + 1]; i++) {
+		c = w->kids[i];
+		if (st->t[c].own > 0) {
+			w->items[ni].node = (uint32_t)c;
+			w->items[ni++].sub = 0;
+		}
+		if (w->first[c + 1] > w->first[c]) {
+			w->items[ni].node = (uint32_t)c;
+			w->items[ni++].sub = 1;
+		}
+	}
+	if (w->first[up + 1] - w->first[up] > 1)
+		qsort(w->items + start, ni - start, sizeof(*w->items), byitem);
+	fold_grow(&w->lv, &w->lcap, w->nl + 1, sizeof(*w->lv));
+	w->lv[w->nl].at = start;
+	w->lv[w->nl].end = ni;
+	w->lv[w->nl].plen = plen;
+	w->nl++;
+}
+
 void
 fold_samplerep_print(struct fold_samplerep *r)
 {
 	struct fold_samplerep_st *st = r->st;
-	size_t n = fold_intern_count(&st->stacks), k;
-	uint32_t *ids = xmalloc((n + 1) * sizeof(*ids));
-	struct fold_str s;
+	size_t tn = st->tn, n, plen, pcap = 0;
+	size_t *first = xcalloc(tn + 1, sizeof(*first));
+	unsigned char *live = xcalloc(tn, 1);
+	uint32_t *kids;
+	struct walk w;
+	struct level *l;
+	struct item it;
+	const struct frame *f;
+	char *path = NULL, *o;
 
-	for (k = 0; k < n; k++)
-		ids[k] = (uint32_t)k;
-	fold_sort_names(ids, n, &st->stacks);
-	for (k = 0; k < n; k++) {
-		if (st->counts[ids[k]] == 0)
+	/* the stacks with samples and those above them */
+	for (n = tn; n-- > 1;)
+		if (st->t[n].own > 0 || live[n])
+			live[n] = live[st->t[n].up] = 1;
+	/* the children of each stack, grouped */
+	for (n = 1; n < tn; n++)
+		if (live[n])
+			first[st->t[n].up + 1]++;
+	for (n = 0; n < tn; n++)
+		first[n + 1] += first[n];
+	kids = xmalloc((first[tn] + 1) * sizeof(*kids));
+	for (n = 1; n < tn; n++)
+		if (live[n])
+			kids[first[st->t[n].up]++] = (uint32_t)n;
+	for (n = tn; n-- > 0;)	/* first[] moved on by one group */
+		first[n + 1] = first[n];
+	first[0] = 0;
+	memset(&w, 0, sizeof(w));
+	w.st = sort_st = st;
+	w.first = first;
+	w.kids = kids;
+	push_level(&w, 0, 0);
+	while (w.nl > 0) {
+		l = &w.lv[w.nl - 1];
+		if (l->at == l->end) {
+			w.nl--;
 			continue;
-		s = fold_intern_str(&st->stacks, ids[k]);
-		fo_write(s.s, s.len);
-		fo_putc(' ');
-		fo_u64(st->counts[ids[k]]);
-		fo_putc('\n');
+		}
+		it = w.items[l->at++];
+		plen = l->plen;
+		f = &st->frames[st->t[it.node].fr];
+		fold_grow(&path, &pcap, plen + 1 + f->len + 1, 1);
+		o = path + plen;
+		if (plen > 0)
+			*o++ = ';';
+		memcpy(o, f->s, f->len);
+		o += f->len;
+		if (it.sub)
+			push_level(&w, it.node, (size_t)(o - path));
+		else if (o > path) {	/* (an empty stack is not written) */
+			fo_write(path, (size_t)(o - path));
+			fo_putc(' ');
+			fo_u64(st->t[it.node].own);
+			fo_putc('\n');
+		}
 	}
-	free(ids);
+	free(w.items);
+	free(w.lv);
+	free(path);
+	free(kids);
+	free(live);
+	free(first);
 }
 
 int
@@ -518,13 +799,14 @@ fold_samplerep_end(struct fold_samplerep *r)
 		    "function on top: --all keeps them)",
 		    (unsigned long long)r->idle, r->idle == 1 ? "" : "s");
 	fold_intern_free(&st->keys);
+	fold_intern_free(&st->threads);
+	free(st->keymap);
+	free(st->thmap);
 	fold_arena_free(&st->arena);
-	fold_intern_free(&st->stacks);
 	free(st->frames);
-	free(st->counts);
+	free(st->t);
+	free(st->slots);
 	free(st->nodes);
-	free(st->path);
-	free(st->key);
 	free(st->tmp);
 	free(st);
 	free(r);
