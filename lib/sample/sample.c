@@ -48,15 +48,17 @@ struct fold_samplerep_st {
 	size_t depth, ncap;
 	char *tmp;		/* cleaning and demangling scratch */
 	size_t tcap;
-	struct fold_arena arena;	/* the frames' texts */
 	struct fold_intern keys;	/* frame keys (see frame_of()) */
 	uint32_t *keymap;		/* by key id: its frame */
 	size_t keycap;
 	struct fold_intern threads;	/* thread lines */
 	uint32_t *thmap;		/* by thread line id: its frame */
 	size_t thcap;
-	struct frame *frames;		/* the distinct frames */
-	size_t nframes, fcap;
+	struct fold_intern texts;	/* the frames' texts */
+	struct frame *frames;		/* by text id */
+	size_t fcap;
+	char *fb;			/* a frame's text, made */
+	size_t fbcap;
 	/*
 	 * The stacks, as a tree: node 0 is the empty stack, node n > 0 the
 	 * stack of node t[n].up with frame t[n].fr on top.  A node's children
@@ -88,6 +90,7 @@ fold_samplerep_new(unsigned flags)
 	st->flags = flags;
 	fold_intern_init(&st->keys);
 	fold_intern_init(&st->threads);
+	fold_intern_init(&st->texts);
 	st->tn = 1;			/* node 0: the empty stack */
 	fold_grow(&st->t, &st->tncap, 1, sizeof(*st->t));
 	st->smask = 1023;
@@ -294,54 +297,63 @@ cut_llvm(const char *s, size_t n)
 	return rtrim(s, q - 8);
 }
 
-/* The folded text of a new frame (key id), made once. */
-static void
-make_frame(struct fold_samplerep_st *st, struct frame *f, int thread,
-    const char *mod, size_t mlen, const char *name, size_t nlen)
+/*
+ * The number of the frame made of a new key, made once: frames of the same
+ * text are one ("m`f" from "f  (in m)" and "f  (in m.dylib)").
+ */
+static uint32_t
+make_frame(struct fold_samplerep_st *st, int thread, const char *mod,
+    size_t mlen, const char *name, size_t nlen)
 {
-	size_t n = 0, m, k;
+	size_t n = 0, m, k, len;
+	uint32_t id;
+	int idle = 0, isnew, withmod;
 	char *o;
 
-	f->idle = 0;
-	if (thread) {
-		o = fold_arena_alloc(&st->arena, nlen + 1);
-		copy_semi(o, name, nlen);
-		f->s = o;
-		f->len = nlen;
-		return;
+	if (!thread) {
+		nlen = cut_llvm(name, nlen);
+		/* "...::h<16 hex>" (no longer than the demangler writes) */
+		if (nlen >= 20 && nlen <= FOLD_DM_MAXOUT &&
+		    name[nlen - 17] == 'h' && name[nlen - 18] == ':') {
+			fold_grow(&st->tmp, &st->tcap, FOLD_DM_MAXOUT +
+			    12 * nlen + 32, 1);
+			if ((m = fold_rust_remangle(name, nlen,
+			    st->tmp + FOLD_DM_MAXOUT)) > 0)
+				n = fold_demangle_rust(st->tmp +
+				    FOLD_DM_MAXOUT, m, st->tmp, FOLD_DM_MAXOUT,
+				    FOLD_DM_PARAMS);
+		}
+		if (n > 0)
+			name = st->tmp;
+		for (k = 0; fold_samplerep_idle[k] != NULL; k++)
+			if (strlen(fold_samplerep_idle[k]) == (n ? n : nlen) &&
+			    memcmp(fold_samplerep_idle[k], name, n ? n : nlen) == 0)
+				idle = 1;
 	}
-	nlen = cut_llvm(name, nlen);
-	/* "...::h<16 hex>" (no longer than a name the demangler writes) */
-	if (nlen >= 20 && nlen <= FOLD_DM_MAXOUT && name[nlen - 17] == 'h' &&
-	    name[nlen - 18] == ':') {
-		fold_grow(&st->tmp, &st->tcap, FOLD_DM_MAXOUT + 12 * nlen + 32,
-		    1);
-		if ((m = fold_rust_remangle(name, nlen,
-		    st->tmp + FOLD_DM_MAXOUT)) > 0)
-			n = fold_demangle_rust(st->tmp + FOLD_DM_MAXOUT, m,
-			    st->tmp, FOLD_DM_MAXOUT, FOLD_DM_PARAMS);
-	}
-	if (n > 0)
-		name = st->tmp;
-	else
+	if (n == 0)
 		n = nlen;
-	for (k = 0; fold_samplerep_idle[k] != NULL; k++)
-		if (strlen(fold_samplerep_idle[k]) == n &&
-		    memcmp(fold_samplerep_idle[k], name, n) == 0)
-			f->idle = 1;
-	if (mod == NULL || (st->flags & FOLD_SAMPLEREP_NO_MODULES))
-		mlen = 0;
-	else if (mlen >= 6 && memcmp(mod + mlen - 6, ".dylib", 6) == 0)
+	withmod = !thread && mod != NULL &&
+	    !(st->flags & FOLD_SAMPLEREP_NO_MODULES);
+	if (withmod && mlen >= 6 && memcmp(mod + mlen - 6, ".dylib", 6) == 0)
 		mlen -= 6;
-	o = fold_arena_alloc(&st->arena, mlen + 1 + n + 1);
-	f->s = o;
-	if (mod != NULL && !(st->flags & FOLD_SAMPLEREP_NO_MODULES)) {
+	len = (withmod ? mlen + 1 : 0) + n;
+	fold_grow(&st->fb, &st->fbcap, len + 1, 1);
+	o = st->fb;
+	if (withmod) {
 		copy_semi(o, mod, mlen);
 		o[mlen] = '`';
 		o += mlen + 1;
 	}
 	copy_semi(o, name, n);
-	f->len = (size_t)(o + n - f->s);
+	id = fold_intern(&st->texts, st->fb, len, &isnew);
+	if (isnew) {
+		fold_grow(&st->frames, &st->fcap, (size_t)id + 1,
+		    sizeof(*st->frames));
+		st->frames[id].s = fold_intern_str(&st->texts, id).s;
+		st->frames[id].len = len;
+		st->frames[id].idle = idle;
+	}
+	return id;
 }
 
 /*
@@ -367,11 +379,7 @@ frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n)
 	id = fold_intern(tab, t, klen, &isnew);
 	if (isnew) {
 		fold_grow(map, mcap, (size_t)id + 1, sizeof(**map));
-		fold_grow(&st->frames, &st->fcap, st->nframes + 1,
-		    sizeof(*st->frames));
-		(*map)[id] = (uint32_t)st->nframes;
-		make_frame(st, &st->frames[st->nframes++], thread, mod, mlen,
-		    t, nlen);
+		(*map)[id] = make_frame(st, thread, mod, mlen, t, nlen);
 	}
 	return (*map)[id];
 }
@@ -800,9 +808,10 @@ fold_samplerep_end(struct fold_samplerep *r)
 		    (unsigned long long)r->idle, r->idle == 1 ? "" : "s");
 	fold_intern_free(&st->keys);
 	fold_intern_free(&st->threads);
+	fold_intern_free(&st->texts);
+	free(st->fb);
 	free(st->keymap);
 	free(st->thmap);
-	fold_arena_free(&st->arena);
 	free(st->frames);
 	free(st->t);
 	free(st->slots);
