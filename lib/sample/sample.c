@@ -38,6 +38,21 @@ struct frame {
 	int idle;
 };
 
+enum { WIDE = 8, CACHE_BITS = 12 };
+/* A frame key seen lately (s: the copy in its table). */
+struct cached {
+	const char *s;
+	size_t len;
+	int thread;
+	uint32_t frame;
+};
+struct tnode {
+	uint64_t own;		/* its own samples */
+	uint32_t up, fr;	/* the stack below it, its frame */
+	uint32_t kid, sib;	/* its first child, its next sibling (0: none) */
+	uint32_t nkids;		/* children, counted up to WIDE + 1 */
+};
+
 struct fold_samplerep_st {
 	unsigned flags;
 	int state;
@@ -54,6 +69,7 @@ struct fold_samplerep_st {
 	struct fold_intern threads;	/* thread lines */
 	uint32_t *thmap;		/* by thread line id: its frame */
 	size_t thcap;
+	struct cached cache[1 << CACHE_BITS];
 	struct fold_intern texts;	/* the frames' texts */
 	struct frame *frames;		/* by text id */
 	size_t fcap;
@@ -73,13 +89,6 @@ struct fold_samplerep_st {
 	size_t smask, nslots;
 };
 
-enum { WIDE = 8 };
-struct tnode {
-	uint64_t own;		/* its own samples */
-	uint32_t up, fr;	/* the stack below it, its frame */
-	uint32_t kid, sib;	/* its first child, its next sibling (0: none) */
-	uint32_t nkids;		/* children, counted up to WIDE + 1 */
-};
 
 struct fold_samplerep *
 fold_samplerep_new(unsigned flags)
@@ -362,9 +371,25 @@ make_frame(struct fold_samplerep_st *st, int thread, const char *mod,
  * without it), which holds what makes the frame and is read in place; a
  * thread's is its text, in a table of its own.
  */
+static size_t
+cache_of(const char *t, size_t n)
+{
+	uint64_t a = 0, b = 0;
+
+	if (n >= 8) {
+		memcpy(&a, t, 8);
+		memcpy(&b, t + n - 8, 8);
+	} else if (n > 0)
+		a = (uint64_t)(unsigned char)t[0] << 8 | (unsigned char)t[n - 1];
+	a = (a ^ b * UINT64_C(0x9E3779B97F4A7C15) ^ n) *
+	    UINT64_C(0xBF58476D1CE4E5B9);
+	return (size_t)(a >> (64 - CACHE_BITS));
+}
+
 static uint32_t
 frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n)
 {
+	struct cached *c;
 	struct fold_intern *tab = thread ? &st->threads : &st->keys;
 	uint32_t **map = thread ? &st->thmap : &st->keymap;
 	size_t *mcap = thread ? &st->thcap : &st->keycap;
@@ -376,12 +401,21 @@ frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n)
 	if (!thread)
 		split_frame(t, n, &nlen, &mod, &mlen);
 	klen = mod != NULL ? (size_t)(mod - t) + mlen + 1 : nlen;
+	/* the cache: a key seen lately, found without hashing it all */
+	c = &st->cache[cache_of(t, klen)];
+	if (c->len == klen && c->thread == thread && klen > 0 &&
+	    memcmp(c->s, t, klen) == 0)
+		return c->frame;
 	id = fold_intern(tab, t, klen, &isnew);
 	if (isnew) {
 		fold_grow(map, mcap, (size_t)id + 1, sizeof(**map));
 		(*map)[id] = make_frame(st, thread, mod, mlen, t, nlen);
 	}
-	return (*map)[id];
+	c->s = fold_intern_str(tab, id).s;
+	c->len = klen;
+	c->thread = thread;
+	c->frame = (*map)[id];
+	return c->frame;
 }
 
 /* ---- the stacks: a tree of frames ------------------------------------- */

@@ -88,6 +88,7 @@ for t in stackcollapse-dtrace flamegraph-svg; do
 done
 [ -x "$bin/folddiff" ] && . "$top/tests/bench/folddiff.sh"
 [ -x "$bin/stackcollapse-pprof" ] && . "$top/tests/bench/pprof.sh"
+[ -x "$bin/stackcollapse-sample" ] && . "$top/tests/bench/sample.sh"
 
 . "$top/tests/bench/shapes.sh"
 
