@@ -39,6 +39,7 @@
  *   dtrace/   dtrace.h   DTrace and bpftrace output to folded stacks
  *   pprof/    pprof.h    pprof profiles (profile.proto, gzip or raw) to
  *                        folded stacks; the protobuf wire format
+ *   sample/   sample.h   macOS sample reports to folded stacks
  *
  * This header includes base.h, which every tool and unit needs; a tool or
  * unit includes the headers of the other domains it uses.

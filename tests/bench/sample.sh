@@ -80,4 +80,9 @@ else
 	[ -n "$sm_peer" ] || echo "sample: no inferno-collapse-sample (../shared/peers/build-inferno): ours alone"
 	sm_row "sample, large capture (1.5 MB)" sample-large.txt
 	sm_row "sample, capture x64 (86 MB)" sample-64.txt
+	# the floor: reading the report and finding its lines, nothing else
+	set -- $(sm_best /dev/null ./floor lines sample-64.txt)
+	awk -v w="$1" -v c="$3" 'BEGIN {
+		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU\n",
+		    "S", "floor lines", "capture x64: read, lines found", w, c }'
 fi
