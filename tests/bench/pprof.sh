@@ -20,27 +20,10 @@ if [ ! -s "$ppin" ] && [ -x "$ppgen" ]; then
 	    mv "$ppin.tmp" "$ppin"
 fi
 
-# pp_best CMD...: "WALL RSS_KB CPU" of the best (wall) of $runs runs.
-pp_best() {
-	pb= pk= pc=
-	for r in $(seq "$runs"); do
-		set -- $(./runstat /dev/null "$@") "$@"
-		w=$1 k=$2 c=$4
-		shift 4
-		if [ -z "$pb" ] || [ "$(awk -v a="$w" -v b="$pb" 'BEGIN { print (a < b) }')" = 1 ]; then
-			pb=$w pk=$k
-		fi
-		if [ -z "$pc" ] || [ "$(awk -v a="$c" -v b="$pc" 'BEGIN { print (a < b) }')" = 1 ]; then
-			pc=$c
-		fi
-	done
-	echo "$pb $pk $pc"
-}
-
 if [ ! -s "$ppin" ]; then
 	echo "pprof: no pprofgen in $bin/../test (make build/test/pprofgen): skipped"
 else
-	set -- $(pp_best "$bin/stackcollapse-pprof" "$ppin")
+	set -- $(best_of /dev/null "$bin/stackcollapse-pprof" "$ppin")
 	ow=$1 ok=$2 oc=$3
 	mb=$(wc -c < "$ppin")
 	awk -v w="$ow" -v k="$ok" -v c="$oc" -v s="$mb" 'BEGIN {
@@ -54,7 +37,7 @@ else
 		"$bin/stackcollapse-pprof" --sample-index 0 "$ppin" > pp-ours.out
 		cmp -s pp-peer.out pp-ours.out || echo "pprof: the stacks differ from go tool pprof's!"
 		rm -f pp-peer.out pp-ours.out
-		set -- $(pp_best go tool pprof -symbolize=none -traces "$ppin")
+		set -- $(best_of /dev/null go tool pprof -symbolize=none -traces "$ppin")
 		pw=$1 pk=$2 pc=$3
 		awk -v w="$pw" -v k="$pk" -v c="$pc" -v ow="$ow" -v oc="$oc" -v v="$(go version | cut -d' ' -f3)" 'BEGIN {
 			printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU  %7.1f MB RSS\n",

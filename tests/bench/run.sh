@@ -51,6 +51,26 @@ best() {
 		printf "%8.0f MB/s  %7.1f MB RSS  (%.0f MB in %.3f s)", by / 1e6 / t, kb / 1024, by / 1e6, t }'
 }
 
+# best_of INPUT CMD...: "WALL RSS_KB CPU": the best wall time of $runs runs
+# (runstat, stdin from INPUT, stdout to /dev/null), its peak RSS, and the
+# best CPU time (user + system).
+best_of() {
+	bw= bk= bc= bi=$1
+	shift
+	for r in $(seq "$runs"); do
+		set -- $(./runstat "$bi" "$@") "$@"
+		w=$1 k=$2 c=$4
+		shift 4
+		if [ -z "$bw" ] || [ "$(awk -v a="$w" -v b="$bw" 'BEGIN { print (a < b) }')" = 1 ]; then
+			bw=$w bk=$k
+		fi
+		if [ -z "$bc" ] || [ "$(awk -v a="$c" -v b="$bc" 'BEGIN { print (a < b) }')" = 1 ]; then
+			bc=$c
+		fi
+	done
+	echo "$bw $bk $bc"
+}
+
 # Rows are labelled with the input's shape: R is 100k distinct stacks
 # repeated up to $mb MB (or a capture repeated), D the deep stacks of
 # flamegraph-svg.sh; T and L, each stack once, are in shapes.sh.

@@ -1,7 +1,7 @@
 # sample.sh - sourced by run.sh ($work is the cwd, $bin, $top, $runs
 # defined there): stackcollapse-sample on macOS sample reports beside
 # inferno-collapse-sample 0.12.8 (INFERNO=dir, PATH, or
-# ~/.cache/foldkit-peers/inferno/bin) in the same run.
+# ~/.cache/foldkit-peers/inferno/bin) in the same run; best_of is run.sh's.
 #
 # The inputs: inferno's large capture (../shared/conformance/macos/sample/
 # inferno-large.txt.gz: Firefox's plugin-container, 49 threads, 10,425
@@ -23,32 +23,14 @@ for d in ${INFERNO:-} $(command -v inferno-collapse-sample 2>/dev/null | sed 's,
 	[ -x "$d/inferno-collapse-sample" ] && { sm_peer=$d/inferno-collapse-sample; break; }
 done
 
-# sm_best INPUT CMD...: "WALL RSS_KB CPU", the best wall and CPU of $runs.
-sm_best() {
-	sb= sk= sc= si=$1
-	shift
-	for r in $(seq "$runs"); do
-		set -- $(./runstat "$si" "$@") "$@"
-		w=$1 k=$2 c=$4
-		shift 4
-		if [ -z "$sb" ] || [ "$(awk -v a="$w" -v b="$sb" 'BEGIN { print (a < b) }')" = 1 ]; then
-			sb=$w sk=$k
-		fi
-		if [ -z "$sc" ] || [ "$(awk -v a="$c" -v b="$sc" 'BEGIN { print (a < b) }')" = 1 ]; then
-			sc=$c
-		fi
-	done
-	echo "$sb $sk $sc"
-}
-
 # sm_row NAME INPUT: our row, inferno's and the ratios.
 sm_row() {
-	set -- "$1" "$2" $(sm_best "$2" "$bin/stackcollapse-sample" -q)
+	set -- "$1" "$2" $(best_of "$2" "$bin/stackcollapse-sample" -q)
 	awk -v n="$1" -v w="$3" -v k="$4" -v c="$5" -v s="$(wc -c < "$2")" 'BEGIN {
 		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU  %7.1f MB RSS  (%.1f MB)\n",
 		    "S", "stackcollapse-sample", n, w, c, k / 1024, s / 1e6 }'
 	[ -n "$sm_peer" ] || return 0
-	set -- "$@" $(sm_best "$2" "$sm_peer")
+	set -- "$@" $(best_of "$2" "$sm_peer")
 	awk -v w="$6" -v k="$7" -v c="$8" -v ow="$3" -v oc="$5" -v n="$1" 'BEGIN {
 		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU  %7.1f MB RSS\n",
 		    "S", "inferno-collapse-sample", "same file (0.12.8)", w, c, k / 1024
@@ -81,7 +63,7 @@ else
 	sm_row "sample, large capture (1.5 MB)" sample-large.txt
 	sm_row "sample, capture x64 (86 MB)" sample-64.txt
 	# the floor: reading the report and finding its lines, nothing else
-	set -- $(sm_best /dev/null ./floor lines sample-64.txt)
+	set -- $(best_of /dev/null ./floor lines sample-64.txt)
 	awk -v w="$1" -v c="$3" 'BEGIN {
 		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU\n",
 		    "S", "floor lines", "capture x64: read, lines found", w, c }'
