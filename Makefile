@@ -19,7 +19,8 @@ ALL_CFLAGS = $(WARNFLAGS) $(CFLAGS) -pthread
 # Everything built goes below $(BUILD).
 BUILD ?= build
 TOOLS = foldtop stackcollapse-perf foldcallers foldmodules foldstats flamegraph-svg stackcollapse-dtrace folddiff stackcollapse-pprof stackcollapse-xctrace \
-	stackcollapse-callgrind stackcollapse-samply
+	stackcollapse-callgrind stackcollapse-samply \
+	stackcollapse-sample
 # The library: a folder per domain, each with its header (see lib/fold.h).
 LIBSRC = $(wildcard lib/*/*.c)
 LIBHDR = lib/fold.h $(wildcard lib/*/*.h)
@@ -149,7 +150,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZERS = folded regex perf dtrace svg elf perfdata demangle demangle_rust \
 	demangle_fast demangle_rust_fast cfi unwind inflate pprof dwarf xctrace \
-	callgrind json macho
+	callgrind json macho sample
 FUZZFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZOBJ = $(LIBSRC:lib/%.c=build/fuzz/obj/%.o)
 

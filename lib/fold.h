@@ -48,6 +48,7 @@
  *                        stacks, by call context
  *   samply/   samply.h   Firefox Profiler processed profiles (samply) to
  *                        folded stacks; names from sidecars and binaries
+ *   sample/   sample.h   macOS sample reports to folded stacks
  *
  * This header includes base.h, which every tool and unit needs; a tool or
  * unit includes the headers of the other domains it uses.

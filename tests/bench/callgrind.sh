@@ -1,5 +1,5 @@
 # callgrind.sh - sourced by run.sh ($work is the cwd, $bin, $top, $runs
-# defined there; pp_best from pprof.sh, sourced before): stackcollapse-
+# defined there; cmd_best from run.sh): stackcollapse-
 # callgrind on a context-separated callgrind profile recorded here, beside
 # callgrind_annotate --inclusive=yes on the same file in the same run (the
 # only other reader of callgrind files whose costs agree with ours: it
@@ -24,10 +24,10 @@ if [ ! -s "$cgin" ] && command -v valgrind > /dev/null 2>&1 &&
 fi
 if [ ! -s "$cgin" ]; then
 	echo "callgrind: valgrind or gcc not installed: no profile recorded, skipped"
-elif ! command -v pp_best > /dev/null 2>&1; then
-	echo "callgrind: pp_best (tests/bench/pprof.sh) not defined: skipped"
+elif ! command -v cmd_best > /dev/null 2>&1; then
+	echo "callgrind: cmd_best (tests/bench/run.sh) not defined: skipped"
 else
-	set -- $(pp_best "$bin/stackcollapse-callgrind" "$cgin")
+	set -- $(cmd_best "$bin/stackcollapse-callgrind" "$cgin")
 	ow=$1 ok=$2 oc=$3
 	mb=$(wc -c < "$cgin")
 	awk -v w="$ow" -v k="$ok" -v c="$oc" -v s="$mb" 'BEGIN {
@@ -38,7 +38,7 @@ else
 	[ "$sum" = "$(sed -n 's/^totals: //p' "$cgin")" ] ||
 	    echo "callgrind: the stacks do not add up to the totals: line!"
 	if command -v callgrind_annotate > /dev/null 2>&1; then
-		set -- $(pp_best callgrind_annotate --inclusive=yes "$cgin")
+		set -- $(cmd_best callgrind_annotate --inclusive=yes "$cgin")
 		pw=$1 pk=$2 pc=$3
 		awk -v w="$pw" -v k="$pk" -v c="$pc" -v ow="$ow" -v oc="$oc" 'BEGIN {
 			printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU  %7.1f MB RSS\n",

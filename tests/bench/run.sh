@@ -51,22 +51,29 @@ best() {
 		printf "%8.0f MB/s  %7.1f MB RSS  (%.0f MB in %.3f s)", by / 1e6 / t, kb / 1024, by / 1e6, t }'
 }
 
-# cmd_best CMD...: "WALL RSS_KB CPU" of the best of $runs runs (wall and
-# CPU each their best), output to /dev/null; for the scripts sourced below.
-cmd_best() {
-	pb= pk= pc=
+# best_of INPUT CMD...: "WALL RSS_KB CPU": the best wall time of $runs runs
+# (runstat, stdin from INPUT, stdout to /dev/null), its peak RSS, and the
+# best CPU time (user + system).
+best_of() {
+	bw= bk= bc= bi=$1
+	shift
 	for r in $(seq "$runs"); do
-		set -- $(./runstat /dev/null "$@") "$@"
+		set -- $(./runstat "$bi" "$@") "$@"
 		w=$1 k=$2 c=$4
 		shift 4
-		if [ -z "$pb" ] || [ "$(awk -v a="$w" -v b="$pb" 'BEGIN { print (a < b) }')" = 1 ]; then
-			pb=$w pk=$k
+		if [ -z "$bw" ] || [ "$(awk -v a="$w" -v b="$bw" 'BEGIN { print (a < b) }')" = 1 ]; then
+			bw=$w bk=$k
 		fi
-		if [ -z "$pc" ] || [ "$(awk -v a="$c" -v b="$pc" 'BEGIN { print (a < b) }')" = 1 ]; then
-			pc=$c
+		if [ -z "$bc" ] || [ "$(awk -v a="$c" -v b="$bc" 'BEGIN { print (a < b) }')" = 1 ]; then
+			bc=$c
 		fi
 	done
-	echo "$pb $pk $pc"
+	echo "$bw $bk $bc"
+}
+
+# cmd_best CMD...: best_of with no input.
+cmd_best() {
+	best_of /dev/null "$@"
 }
 
 # Rows are labelled with the input's shape: R is 100k distinct stacks
@@ -110,6 +117,7 @@ done
 [ -x "$bin/stackcollapse-xctrace" ] && . "$top/tests/bench/xctrace.sh"
 [ -x "$bin/stackcollapse-callgrind" ] && . "$top/tests/bench/callgrind.sh"
 [ -x "$bin/stackcollapse-samply" ] && . "$top/tests/bench/samply.sh"
+[ -x "$bin/stackcollapse-sample" ] && . "$top/tests/bench/sample.sh"
 
 . "$top/tests/bench/shapes.sh"
 

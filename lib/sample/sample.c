@@ -1,0 +1,857 @@
+/* sample.c - macOS sample(1) reports to folded stacks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "fold.h"
+#include "sample/sample.h"
+#include "symbols/symbols.h"
+
+/* The wait functions of inferno's and FlameGraph's sample collapsers. */
+const char *const fold_samplerep_idle[] = {
+	"__psynch_cvwait", "__select", "__semwait_signal", "__ulock_wait",
+	"__wait4", "__workq_kernreturn", "kevent", "mach_msg_trap", "read",
+	"semaphore_wait_trap", NULL
+};
+
+/* OUT: before "Call graph:" or after "Total number in stack"; TREE: in it. */
+enum { S_OUT, S_TREE };
+
+/* A frame of the current stack: level i is nodes[i]. */
+struct node {
+	uint64_t count;		/* its count */
+	uint64_t kids;		/* its children's, summed */
+	uint32_t stack;		/* its stack: a node of the call tree */
+	unsigned long long line;
+	unsigned char idle;	/* a wait function */
+	unsigned char bad;	/* own samples unknown: a child was skipped */
+	unsigned char over;	/* kids went past 2^64 - 1 */
+};
+
+/* A distinct frame: its folded text. */
+struct frame {
+	const char *s;
+	size_t len;
+	int idle;
+};
+
+enum { WIDE = 8, CACHE_BITS = 12 };
+/* A frame key seen lately (s: the copy in its table). */
+struct cached {
+	const char *s;
+	size_t len;
+	int thread;
+	uint32_t frame;
+};
+struct tnode {
+	uint64_t own;		/* its own samples */
+	uint32_t up, fr;	/* the stack below it, its frame */
+	uint32_t kid, sib;	/* its first child, its next sibling (0: none) */
+	uint32_t nkids;		/* children, counted up to WIDE + 1 */
+};
+
+struct fold_samplerep_st {
+	unsigned flags;
+	int state;
+	int skipping;		/* lines below the stack are skipped */
+	uint64_t graphs;	/* call graphs begun in this input */
+	uint64_t lines;		/* lines of this input */
+	struct node *nodes;	/* the current stack, root first */
+	size_t depth, ncap;
+	char *tmp;		/* cleaning and demangling scratch */
+	size_t tcap;
+	struct fold_intern keys;	/* frame keys (see frame_of()) */
+	uint32_t *keymap;		/* by key id: its frame */
+	size_t keycap;
+	struct fold_intern threads;	/* thread lines */
+	uint32_t *thmap;		/* by thread line id: its frame */
+	size_t thcap;
+	struct cached cache[1 << CACHE_BITS];
+	struct fold_intern texts;	/* the frames' texts */
+	struct frame *frames;		/* by text id */
+	size_t fcap;
+	char *fb;			/* a frame's text, made */
+	size_t fbcap;
+	/*
+	 * The stacks, as a tree: node 0 is the empty stack, node n > 0 the
+	 * stack of node t[n].up with frame t[n].fr on top.  A node's children
+	 * are a list, searched first: they were made a moment ago (the report
+	 * is a walk of the same tree), so they are in the cache, where a hash
+	 * table's slot would not be.  The children of a node with more than
+	 * WIDE of them are in slots too (open addressing on (up, fr), 0 empty).
+	 */
+	struct tnode *t;
+	size_t tn, tncap;
+	uint32_t *slots;
+	size_t smask, nslots;
+};
+
+
+struct fold_samplerep *
+fold_samplerep_new(unsigned flags)
+{
+	struct fold_samplerep *r = xcalloc(1, sizeof(*r));
+	struct fold_samplerep_st *st = xcalloc(1, sizeof(*st));
+
+	st->flags = flags;
+	fold_intern_init(&st->keys);
+	fold_intern_init(&st->threads);
+	fold_intern_init(&st->texts);
+	st->tn = 1;			/* node 0: the empty stack */
+	fold_grow(&st->t, &st->tncap, 1, sizeof(*st->t));
+	st->smask = 1023;
+	st->slots = xcalloc(st->smask + 1, sizeof(*st->slots));
+	r->st = st;
+	r->file = "<stdin>";
+	return r;
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+static void
+error_at(struct fold_samplerep *r, unsigned long long line, const char *what)
+{
+	if (r->st->flags & FOLD_SAMPLEREP_STRICT)
+		fold_die(1, "%s:%llu: %s", r->file, line, what);
+	fold_warn("%s:%llu: %s", r->file, line, what);
+	r->status = 1;
+}
+
+/*
+ * A tree line that cannot be read, at level lvl (or -1: unknown): the
+ * frames below lvl end, the frame above it loses its own samples (they
+ * cannot be told now) and the lines below it are skipped.
+ */
+static void pop_to(struct fold_samplerep *r, size_t lvl);
+
+static void
+bad_line(struct fold_samplerep *r, long lvl, const char *what)
+{
+	struct fold_samplerep_st *st = r->st;
+
+	error_at(r, r->lineno, what);
+	if (lvl >= 0 && (size_t)lvl < st->depth)
+		pop_to(r, (size_t)lvl);
+	if (st->depth > 0)
+		st->nodes[st->depth - 1].bad = 1;
+	st->skipping = 1;
+}
+
+/* ---- frames ------------------------------------------------------------ */
+
+static int
+ismark(char c)
+{
+	return c == ' ' || c == '+' || c == '!' || c == ':' || c == '|';
+}
+
+/* The end of the depth markers of s[k..len). */
+static size_t
+skip_marks(const char *s, size_t k, size_t len)
+{
+#ifdef __SSE2__
+	const __m128i sp = _mm_set1_epi8(' '), pl = _mm_set1_epi8('+');
+	const __m128i ex = _mm_set1_epi8('!'), co = _mm_set1_epi8(':');
+	const __m128i ba = _mm_set1_epi8('|');
+	__m128i x, m;
+	unsigned bits;
+
+	for (; k + 16 <= len; k += 16) {
+		x = _mm_loadu_si128((const __m128i *)(const void *)(s + k));
+		m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, sp),
+		    _mm_cmpeq_epi8(x, pl)), _mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(x, ex), _mm_cmpeq_epi8(x, co)),
+		    _mm_cmpeq_epi8(x, ba)));
+		bits = (unsigned)_mm_movemask_epi8(m) ^ 0xffffu;
+		if (bits != 0) {
+#if defined(__GNUC__) || defined(__clang__)
+			return k + (size_t)__builtin_ctz(bits);
+#else
+			while (!(bits & 1)) {
+				bits >>= 1;
+				k++;
+			}
+			return k;
+#endif
+		}
+	}
+#endif
+	while (k < len && ismark(s[k]))
+		k++;
+	return k;
+}
+
+/* The bytes of offsets and addresses: hex digits, 'x', ',' and '.'. */
+#define A 1
+static const unsigned char addrch[256] = {
+	['0'] = A, ['1'] = A, ['2'] = A, ['3'] = A, ['4'] = A, ['5'] = A,
+	['6'] = A, ['7'] = A, ['8'] = A, ['9'] = A, ['a'] = A, ['b'] = A,
+	['c'] = A, ['d'] = A, ['e'] = A, ['f'] = A, ['A'] = A, ['B'] = A,
+	['C'] = A, ['D'] = A, ['E'] = A, ['F'] = A, ['x'] = A, [','] = A,
+	['.'] = A
+};
+#undef A
+
+static int
+isaddr(char c)
+{
+	return addrch[(unsigned char)c];
+}
+
+static size_t
+rtrim(const char *t, size_t e)
+{
+	while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t'))
+		e--;
+	return e;
+}
+
+/* The last c in t[0..e), or (size_t)-1. */
+static size_t
+rfind(const char *t, size_t e, char c)
+{
+#ifdef __SSE2__
+	const __m128i v = _mm_set1_epi8(c);
+	unsigned m;
+
+	for (; e >= 16; e -= 16) {
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(
+		    (const __m128i *)(const void *)(t + e - 16)), v));
+		if (m != 0) {
+#if defined(__GNUC__) || defined(__clang__)
+			return e - 16 + (size_t)(31 - __builtin_clz(m));
+#else
+			for (e--; !(m & 0x8000u); m <<= 1)
+				e--;
+			return e;
+#endif
+		}
+	}
+#endif
+	while (e > 0)
+		if (t[--e] == c)
+			return e;
+	return (size_t)-1;
+}
+
+/*
+ * Split a frame's text, read from the right: a source line after the
+ * addresses, "  [0xADDR,...]", " + OFF[,OFF...]" or "  load address 0xBASE
+ * + 0xOFF", then the last "  (in MODULE)"; the name is what is left.
+ * *mod is NULL when there is no "(in".
+ */
+static void
+split_frame(const char *t, size_t n, size_t *nlen, const char **mod,
+    size_t *mlen)
+{
+	size_t e = n, a, b, q;
+
+	*mod = NULL;
+	*mlen = 0;
+	b = rfind(t, e, ']');
+	if (b != (size_t)-1 && (b + 1 == e || t[b + 1] == ' ' ||
+	    t[b + 1] == '\t')) {
+		a = rfind(t, b, '[');
+		if (a != (size_t)-1 && a > 0 && t[a - 1] == ' ' &&
+		    b - a >= 3 && t[a + 1] == '0' && t[a + 2] == 'x')
+			e = rtrim(t, a);
+	}
+	for (q = e; q > 0 && isaddr(t[q - 1]); q--)
+		;
+	if (q < e && q >= 3 && t[q - 1] == ' ' && t[q - 2] == '+' &&
+	    t[q - 3] == ' ') {
+		e = rtrim(t, q - 3);
+		for (q = e; q > 0 && isaddr(t[q - 1]); q--)
+			;
+		if (q < e && q >= 13 && memcmp(t + q - 13, "load address ",
+		    13) == 0)
+			e = rtrim(t, q - 13);
+	}
+	if (e > 0 && t[e - 1] == ')') {
+		for (a = e - 1; (a = rfind(t, a, '(')) != (size_t)-1;)
+			if (e - a >= 5 && memcmp(t + a, "(in ", 4) == 0) {
+				*mod = t + a + 4;
+				*mlen = e - 1 - (a + 4);
+				e = rtrim(t, a);
+				break;
+			}
+	}
+	*nlen = e;
+}
+
+static void
+copy_semi(char *o, const char *s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		o[k] = s[k] == ';' ? ':' : s[k];
+}
+
+/* Length of name without a trailing " (.llvm.DIGITS)". */
+static size_t
+cut_llvm(const char *s, size_t n)
+{
+	size_t q = n;
+
+	if (n < 10 || s[n - 1] != ')')
+		return n;
+	for (q = n - 1; q > 0 && s[q - 1] >= '0' && s[q - 1] <= '9'; q--)
+		;
+	if (q == n - 1 || q < 8 || memcmp(s + q - 8, " (.llvm.", 8) != 0)
+		return n;
+	return rtrim(s, q - 8);
+}
+
+/*
+ * The number of the frame made of a new key, made once: frames of the same
+ * text are one ("m`f" from "f  (in m)" and "f  (in m.dylib)").
+ */
+static uint32_t
+make_frame(struct fold_samplerep_st *st, int thread, const char *mod,
+    size_t mlen, const char *name, size_t nlen)
+{
+	size_t n = 0, m, k, len;
+	uint32_t id;
+	int idle = 0, isnew, withmod;
+	char *o;
+
+	if (!thread) {
+		nlen = cut_llvm(name, nlen);
+		/* "...::h<16 hex>" (no longer than the demangler writes) */
+		if (nlen >= 20 && nlen <= FOLD_DM_MAXOUT &&
+		    name[nlen - 17] == 'h' && name[nlen - 18] == ':') {
+			fold_grow(&st->tmp, &st->tcap, FOLD_DM_MAXOUT +
+			    12 * nlen + 32, 1);
+			if ((m = fold_rust_remangle(name, nlen,
+			    st->tmp + FOLD_DM_MAXOUT)) > 0)
+				n = fold_demangle_rust(st->tmp +
+				    FOLD_DM_MAXOUT, m, st->tmp, FOLD_DM_MAXOUT,
+				    FOLD_DM_PARAMS);
+		}
+		if (n > 0)
+			name = st->tmp;
+		for (k = 0; fold_samplerep_idle[k] != NULL; k++)
+			if (strlen(fold_samplerep_idle[k]) == (n ? n : nlen) &&
+			    memcmp(fold_samplerep_idle[k], name, n ? n : nlen) == 0)
+				idle = 1;
+	}
+	if (n == 0)
+		n = nlen;
+	withmod = !thread && mod != NULL &&
+	    !(st->flags & FOLD_SAMPLEREP_NO_MODULES);
+	if (withmod && mlen >= 6 && memcmp(mod + mlen - 6, ".dylib", 6) == 0)
+		mlen -= 6;
+	len = (withmod ? mlen + 1 : 0) + n;
+	fold_grow(&st->fb, &st->fbcap, len + 1, 1);
+	o = st->fb;
+	if (withmod) {
+		copy_semi(o, mod, mlen);
+		o[mlen] = '`';
+		o += mlen + 1;
+	}
+	copy_semi(o, name, n);
+	id = fold_intern(&st->texts, st->fb, len, &isnew);
+	if (isnew) {
+		fold_grow(&st->frames, &st->fcap, (size_t)id + 1,
+		    sizeof(*st->frames));
+		st->frames[id].s = fold_intern_str(&st->texts, id).s;
+		st->frames[id].len = len;
+		st->frames[id].idle = idle;
+	}
+	return id;
+}
+
+/*
+ * The frame of a tree line's text (after the count): its number.  A
+ * frame's key is its text up to the ')' of "(in MODULE)" (its name alone
+ * without it), which holds what makes the frame and is read in place; a
+ * thread's is its text, in a table of its own.
+ */
+static size_t
+cache_of(const char *t, size_t n)
+{
+	uint64_t a = 0, b = 0;
+
+	if (n >= 8) {
+		memcpy(&a, t, 8);
+		memcpy(&b, t + n - 8, 8);
+	} else if (n > 0)
+		a = (uint64_t)(unsigned char)t[0] << 8 | (unsigned char)t[n - 1];
+	a = (a ^ b * UINT64_C(0x9E3779B97F4A7C15) ^ n) *
+	    UINT64_C(0xBF58476D1CE4E5B9);
+	return (size_t)(a >> (64 - CACHE_BITS));
+}
+
+static uint32_t
+frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n)
+{
+	struct cached *c;
+	struct fold_intern *tab = thread ? &st->threads : &st->keys;
+	uint32_t **map = thread ? &st->thmap : &st->keymap;
+	size_t *mcap = thread ? &st->thcap : &st->keycap;
+	const char *mod = NULL;
+	size_t nlen = n, mlen = 0, klen;
+	uint32_t id;
+	int isnew;
+
+	if (!thread)
+		split_frame(t, n, &nlen, &mod, &mlen);
+	klen = mod != NULL ? (size_t)(mod - t) + mlen + 1 : nlen;
+	/* the cache: a key seen lately, found without hashing it all */
+	c = &st->cache[cache_of(t, klen)];
+	if (c->len == klen && c->thread == thread && klen > 0 &&
+	    memcmp(c->s, t, klen) == 0)
+		return c->frame;
+	id = fold_intern(tab, t, klen, &isnew);
+	if (isnew) {
+		fold_grow(map, mcap, (size_t)id + 1, sizeof(**map));
+		(*map)[id] = make_frame(st, thread, mod, mlen, t, nlen);
+	}
+	c->s = fold_intern_str(tab, id).s;
+	c->len = klen;
+	c->thread = thread;
+	c->frame = (*map)[id];
+	return c->frame;
+}
+
+/* ---- the stacks: a tree of frames ------------------------------------- */
+
+static size_t
+slot_of(uint32_t up, uint32_t fr, size_t mask)
+{
+	uint64_t k = ((uint64_t)up << 32 | fr) * UINT64_C(0x9E3779B97F4A7C15);
+
+	return (size_t)(k ^ k >> 29 ^ k >> 47) & mask;
+}
+
+static void
+grow_slots(struct fold_samplerep_st *st)
+{
+	size_t mask = st->smask * 2 + 1, i, n;
+	uint32_t *sl = xcalloc(mask + 1, sizeof(*sl));
+
+	for (n = 0; n <= st->smask; n++) {
+		if (st->slots[n] == 0)
+			continue;
+		for (i = slot_of(st->t[st->slots[n]].up, st->t[st->slots[n]].fr,
+		    mask); sl[i] != 0; i = (i + 1) & mask)
+			;
+		sl[i] = st->slots[n];
+	}
+	free(st->slots);
+	st->slots = sl;
+	st->smask = mask;
+}
+
+static void
+put_slot(struct fold_samplerep_st *st, uint32_t n)
+{
+	size_t i;
+
+	for (i = slot_of(st->t[n].up, st->t[n].fr, st->smask);
+	    st->slots[i] != 0; i = (i + 1) & st->smask)
+		;
+	st->slots[i] = n;
+	if (++st->nslots * 2 > st->smask)
+		grow_slots(st);
+}
+
+/* The stack of stack up with frame fr on top. */
+static uint32_t
+stack_of(struct fold_samplerep_st *st, uint32_t up, uint32_t fr)
+{
+	struct tnode *u = &st->t[up], *c;
+	size_t i;
+	uint32_t n;
+
+	if (u->nkids <= WIDE) {
+		for (n = u->kid; n != 0; n = st->t[n].sib)
+			if (st->t[n].fr == fr)
+				return n;
+	} else
+		for (i = slot_of(up, fr, st->smask); (n = st->slots[i]) != 0;
+		    i = (i + 1) & st->smask)
+			if (st->t[n].up == up && st->t[n].fr == fr)
+				return n;
+	if (st->tn >= UINT32_MAX)
+		fold_die(1, "more than 4294967294 distinct stacks");
+	n = (uint32_t)st->tn++;
+	fold_grow(&st->t, &st->tncap, st->tn, sizeof(*st->t));
+	u = &st->t[up];
+	c = &st->t[n];
+	c->up = up;
+	c->fr = fr;
+	c->sib = u->kid;
+	u->kid = n;
+	if (u->nkids <= WIDE && ++u->nkids > WIDE)	/* now wide */
+		for (n = u->kid; n != 0; n = st->t[n].sib)
+			put_slot(st, n);
+	else if (u->nkids > WIDE)
+		put_slot(st, n);
+	return (uint32_t)(c - st->t);
+}
+
+/* ---- the tree ---------------------------------------------------------- */
+
+/* The own samples of the frame on top of the stack, which ends. */
+static void
+pop(struct fold_samplerep *r)
+{
+	struct fold_samplerep_st *st = r->st;
+	struct node *nd = &st->nodes[--st->depth];
+	uint64_t self;
+	char msg[160];
+
+	if (nd->bad)
+		return;
+	if (nd->over || nd->kids > nd->count) {
+		snprintf(msg, sizeof(msg), "the counts of the frames below "
+		    "this one add up to more than its %llu",
+		    (unsigned long long)nd->count);
+		error_at(r, nd->line, msg);
+		return;
+	}
+	self = nd->count - nd->kids;
+	if (self == 0 || nd->stack == 0)
+		return;
+	if (nd->idle && !(st->flags & FOLD_SAMPLEREP_ALL)) {
+		r->idle = r->idle > UINT64_MAX - self ? UINT64_MAX :
+		    r->idle + self;
+		return;
+	}
+	if (st->t[nd->stack].own > UINT64_MAX - self) {
+		error_at(r, nd->line, "a sum of samples past "
+		    "18446744073709551615");
+		return;
+	}
+	st->t[nd->stack].own += self;
+}
+
+static void
+pop_to(struct fold_samplerep *r, size_t lvl)
+{
+	while (r->st->depth > lvl)
+		pop(r);
+}
+
+/* A line of the call graph. */
+static void
+tree_line(struct fold_samplerep *r, const char *line, size_t len)
+{
+	struct fold_samplerep_st *st = r->st;
+	struct node *nd, *up;
+	uint32_t f, upst;
+	size_t k, j, lvl;
+	uint64_t c = 0;
+	int thread;
+	char msg[96];
+
+	if (len >= 21 && memcmp(line, "Total number in stack", 21) == 0) {
+		pop_to(r, 0);
+		st->state = S_OUT;
+		return;
+	}
+	if (len < 4 || memcmp(line, "    ", 4) != 0) {
+		bad_line(r, -1, "a call graph line that does not start with "
+		    "4 spaces");
+		return;
+	}
+	k = skip_marks(line, 4, len);
+	if (k == len) {
+		bad_line(r, -1, "a call graph line with depth markers only");
+		return;
+	}
+	if ((k - 4) % 2 != 0) {
+		bad_line(r, -1, "an odd number of depth markers");
+		return;
+	}
+	lvl = (k - 4) / 2;
+	if (lvl > st->depth) {
+		if (st->skipping)
+			return;
+		snprintf(msg, sizeof(msg), "a frame %zu levels below the one "
+		    "before", lvl - st->depth + 1);
+		bad_line(r, -1, msg);
+		return;
+	}
+	for (j = k; j < len && line[j] >= '0' && line[j] <= '9'; j++) {
+		if (c > (UINT64_MAX - (uint64_t)(line[j] - '0')) / 10) {
+			bad_line(r, (long)lvl, "a sample count past "
+			    "18446744073709551615");
+			return;
+		}
+		c = c * 10 + (uint64_t)(line[j] - '0');
+	}
+	if (j == k || j == len || line[j] != ' ') {
+		bad_line(r, (long)lvl, j == k ? "no sample count before the "
+		    "frame" : "no frame after the sample count");
+		return;
+	}
+	while (j < len && line[j] == ' ')
+		j++;
+	pop_to(r, lvl);
+	st->skipping = 0;
+	thread = lvl == 0;
+	if (lvl > 0) {
+		up = &st->nodes[lvl - 1];
+		if (up->kids > UINT64_MAX - c)
+			up->over = 1;
+		else
+			up->kids += c;
+	}
+	fold_grow(&st->nodes, &st->ncap, lvl + 1, sizeof(*st->nodes));
+	nd = &st->nodes[lvl];
+	st->depth = lvl + 1;
+	nd->count = c;
+	nd->kids = 0;
+	nd->line = r->lineno;
+	nd->bad = nd->over = 0;
+	upst = lvl > 0 ? st->nodes[lvl - 1].stack : 0;
+	if (thread && (st->flags & FOLD_SAMPLEREP_NO_THREADS)) {
+		nd->idle = 0;
+		nd->stack = 0;
+		return;
+	}
+	f = frame_of(st, thread, line + j, len - j);
+	nd->idle = (unsigned char)st->frames[f].idle;
+	nd->stack = stack_of(st, upst, f);
+}
+
+void
+fold_samplerep_line(struct fold_samplerep *r, const char *line, size_t len)
+{
+	struct fold_samplerep_st *st = r->st;
+
+	st->lines++;
+	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' ||
+	    line[len - 1] == '\r'))
+		len--;
+	if (st->state == S_TREE) {
+		if (len > 0)
+			tree_line(r, line, len);
+	} else if (len >= 11 && memcmp(line, "Call graph:", 11) == 0) {
+		st->state = S_TREE;
+		st->skipping = 0;
+		st->graphs++;
+	}
+}
+
+void
+fold_samplerep_eof(struct fold_samplerep *r)
+{
+	struct fold_samplerep_st *st = r->st;
+
+	if (st->state == S_TREE) {
+		error_at(r, r->lineno, "the report ends inside the call graph "
+		    "(no \"Total number in stack\" line)");
+		pop_to(r, 0);
+	} else if (st->graphs == 0 && st->lines > 0)
+		error_at(r, r->lineno, "the report ends before its call graph "
+		    "(no \"Call graph:\" line): not the output of sample");
+	st->state = S_OUT;
+	st->graphs = st->lines = 0;
+	st->skipping = 0;
+}
+
+void
+fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
+{
+	struct fold_in in;
+	const char *line;
+	size_t len;
+	int first = 1;
+
+	fold_in_init(&in, nfiles, files);
+	while (fold_in_line(&in, &line, &len)) {
+		if (in.newfile && !first)
+			fold_samplerep_eof(r);
+		first = 0;
+		r->file = in.name;
+		r->lineno = in.lineno;
+		fold_samplerep_line(r, line, len);
+	}
+	if (first)
+		error_at(r, 0, "empty input: not the output of sample");
+	else
+		fold_samplerep_eof(r);
+	if (in.status)
+		r->status = 1;
+	fold_in_free(&in);
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+/*
+ * The stacks are written in the byte order of their text by a walk of the
+ * tree.  Below a stack P, the lines of child c are "P;c" (its own samples)
+ * and "P;c;..." (those of its children): two items, ordered by c's text
+ * followed by the end (lower than any byte) for the first, by ';' for the
+ * second.  So a child whose name is another's with a byte below ';' after
+ * it ("f" and "f(int)") comes between the other's own line and its
+ * children's, as in the byte order of whole lines.
+ */
+struct item {
+	uint32_t node;
+	uint32_t sub;		/* 0: its own line; 1: the lines below it */
+};
+
+static const struct fold_samplerep_st *sort_st;
+
+static int
+byitem(const void *pa, const void *pb)
+{
+	const struct item *a = pa, *b = pb;
+	const struct frame *fa = &sort_st->frames[sort_st->t[a->node].fr];
+	const struct frame *fb = &sort_st->frames[sort_st->t[b->node].fr];
+	size_t n = fa->len < fb->len ? fa->len : fb->len;
+	int c = n > 0 ? memcmp(fa->s, fb->s, n) : 0, ca, cb;
+
+	if (c != 0)
+		return c;
+	/* what follows the common part: a byte, ';' or the end (-1) */
+	ca = fa->len > n ? (unsigned char)fa->s[n] : a->sub ? ';' : -1;
+	cb = fb->len > n ? (unsigned char)fb->s[n] : b->sub ? ';' : -1;
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	return a->node < b->node ? -1 : a->node > b->node;
+}
+
+/* The walk: items of the levels one after the other; a level is
+ * items[at..end) still to write, below the stack of text path[0..plen). */
+struct walk {
+	const struct fold_samplerep_st *st;
+	const size_t *first;	/* kids[first[n]..first[n + 1]): n's */
+	const uint32_t *kids;
+	struct item *items;
+	size_t icap;
+	struct level { size_t at, end, plen; } *lv;
+	size_t nl, lcap;
+};
+
+/* A level for the children of stack up, their items sorted. */
+static void
+push_level(struct walk *w, uint32_t up, size_t plen)
+{
+	const struct fold_samplerep_st *st = w->st;
+	size_t start = w->nl > 0 ? w->lv[w->nl - 1].end : 0, ni = start, i, c;
+
+	fold_grow(&w->items, &w->icap,
+	    start + 2 * (w->first[up + 1] - w->first[up]) + 1,
+	    sizeof(*w->items));
+	for (i = w->first[up]; i < w->first[up + 1]; i++) {
+		c = w->kids[i];
+		if (st->t[c].own > 0) {
+			w->items[ni].node = (uint32_t)c;
+			w->items[ni++].sub = 0;
+		}
+		if (w->first[c + 1] > w->first[c]) {
+			w->items[ni].node = (uint32_t)c;
+			w->items[ni++].sub = 1;
+		}
+	}
+	if (w->first[up + 1] - w->first[up] > 1)
+		qsort(w->items + start, ni - start, sizeof(*w->items), byitem);
+	fold_grow(&w->lv, &w->lcap, w->nl + 1, sizeof(*w->lv));
+	w->lv[w->nl].at = start;
+	w->lv[w->nl].end = ni;
+	w->lv[w->nl].plen = plen;
+	w->nl++;
+}
+
+void
+fold_samplerep_print(struct fold_samplerep *r)
+{
+	struct fold_samplerep_st *st = r->st;
+	size_t tn = st->tn, n, plen, pcap = 0;
+	size_t *first = xcalloc(tn + 1, sizeof(*first));
+	unsigned char *live = xcalloc(tn, 1);
+	uint32_t *kids;
+	struct walk w;
+	struct level *l;
+	struct item it;
+	const struct frame *f;
+	char *path = NULL, *o;
+
+	/* the stacks with samples and those above them */
+	for (n = tn; n-- > 1;)
+		if (st->t[n].own > 0 || live[n])
+			live[n] = live[st->t[n].up] = 1;
+	/* the children of each stack, grouped */
+	for (n = 1; n < tn; n++)
+		if (live[n])
+			first[st->t[n].up + 1]++;
+	for (n = 0; n < tn; n++)
+		first[n + 1] += first[n];
+	kids = xmalloc((first[tn] + 1) * sizeof(*kids));
+	for (n = 1; n < tn; n++)
+		if (live[n])
+			kids[first[st->t[n].up]++] = (uint32_t)n;
+	for (n = tn; n-- > 0;)	/* first[] moved on by one group */
+		first[n + 1] = first[n];
+	first[0] = 0;
+	memset(&w, 0, sizeof(w));
+	w.st = sort_st = st;
+	w.first = first;
+	w.kids = kids;
+	push_level(&w, 0, 0);
+	while (w.nl > 0) {
+		l = &w.lv[w.nl - 1];
+		if (l->at == l->end) {
+			w.nl--;
+			continue;
+		}
+		it = w.items[l->at++];
+		plen = l->plen;
+		f = &st->frames[st->t[it.node].fr];
+		fold_grow(&path, &pcap, plen + 1 + f->len + 1, 1);
+		o = path + plen;
+		if (plen > 0)
+			*o++ = ';';
+		memcpy(o, f->s, f->len);
+		o += f->len;
+		if (it.sub)
+			push_level(&w, it.node, (size_t)(o - path));
+		else if (o > path) {	/* (an empty stack is not written) */
+			fo_write(path, (size_t)(o - path));
+			fo_putc(' ');
+			fo_u64(st->t[it.node].own);
+			fo_putc('\n');
+		}
+	}
+	free(w.items);
+	free(w.lv);
+	free(path);
+	free(kids);
+	free(live);
+	free(first);
+}
+
+int
+fold_samplerep_end(struct fold_samplerep *r)
+{
+	struct fold_samplerep_st *st = r->st;
+	int status = r->status;
+
+	if (r->idle > 0 && !(st->flags & FOLD_SAMPLEREP_QUIET))
+		fold_warn("%llu sample%s of idle threads left out (a wait "
+		    "function on top: --all keeps them)",
+		    (unsigned long long)r->idle, r->idle == 1 ? "" : "s");
+	fold_intern_free(&st->keys);
+	fold_intern_free(&st->threads);
+	fold_intern_free(&st->texts);
+	free(st->fb);
+	free(st->keymap);
+	free(st->thmap);
+	free(st->frames);
+	free(st->t);
+	free(st->slots);
+	free(st->nodes);
+	free(st->tmp);
+	free(st);
+	free(r);
+	return status;
+}

@@ -1,0 +1,70 @@
+# sample.sh - sourced by run.sh ($work is the cwd, $bin, $top, $runs
+# defined there): stackcollapse-sample on macOS sample reports beside
+# inferno-collapse-sample 0.12.8 (INFERNO=dir, PATH, or
+# ~/.cache/foldkit-peers/inferno/bin) in the same run; best_of is run.sh's.
+#
+# The inputs: inferno's large capture (../shared/conformance/macos/sample/
+# inferno-large.txt.gz: Firefox's plugin-container, 49 threads, 10,425
+# lines, 1.5 MB; FOLDKIT_MACOS=dir to point elsewhere), and the same
+# report with its call graph 64 times over, each copy's threads renamed
+# (Thread_N_2, ...) so that every copy's stacks are new: 86 MB, 615k lines,
+# 118k distinct stacks, the shape of a long sample of a busy process.  Both
+# tools read the file and write to /dev/null; best of $runs runs, wall and
+# CPU (user + system) from runstat.  Where inferno is right the stacks are
+# the same (tests/stackcollapse-sample.bats checks it on the capture).
+sm_src=
+for d in ${FOLDKIT_MACOS:-} "$top/../shared/conformance/macos/sample" \
+    "$top/../../shared/conformance/macos/sample"; do
+	[ -n "$d" ] && [ -s "$d/inferno-large.txt.gz" ] && { sm_src=$d; break; }
+done
+sm_peer=
+for d in ${INFERNO:-} $(command -v inferno-collapse-sample 2>/dev/null | sed 's,/[^/]*$,,') \
+    "$HOME/.cache/foldkit-peers/inferno/bin"; do
+	[ -x "$d/inferno-collapse-sample" ] && { sm_peer=$d/inferno-collapse-sample; break; }
+done
+
+# sm_row NAME INPUT: our row, inferno's and the ratios.
+sm_row() {
+	set -- "$1" "$2" $(best_of "$2" "$bin/stackcollapse-sample" -q)
+	awk -v n="$1" -v w="$3" -v k="$4" -v c="$5" -v s="$(wc -c < "$2")" 'BEGIN {
+		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU  %7.1f MB RSS  (%.1f MB)\n",
+		    "S", "stackcollapse-sample", n, w, c, k / 1024, s / 1e6 }'
+	[ -n "$sm_peer" ] || return 0
+	set -- "$@" $(best_of "$2" "$sm_peer")
+	awk -v w="$6" -v k="$7" -v c="$8" -v ow="$3" -v oc="$5" -v n="$1" 'BEGIN {
+		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU  %7.1f MB RSS\n",
+		    "S", "inferno-collapse-sample", "same file (0.12.8)", w, c, k / 1024
+		printf "%-5s %-22s %-34s %7.1fx faster (CPU %.1fx) on %s\n",
+		    "S", "stackcollapse-sample", "against inferno-collapse-sample",
+		    w / ow, (oc > 0 ? c / oc : 0), n }'
+}
+
+if [ -z "$sm_src" ]; then
+	echo "sample: no inferno-large.txt.gz (set FOLDKIT_MACOS): skipped"
+else
+	[ -s sample-large.txt ] || gzip -dc "$sm_src/inferno-large.txt.gz" > sample-large.txt
+	if [ ! -s sample-64.txt ]; then
+		awk -v K=64 '
+		$0 == "Call graph:" { s = 1; print; next }
+		s == 1 && /^Total number in stack/ { s = 2 }
+		s == 1 { body[++n] = $0; next }
+		s == 2 && !done {
+			for (k = 1; k <= K; k++)
+				for (i = 1; i <= n; i++) {
+					l = body[i]
+					if (k > 1) sub(/Thread_[0-9]+/, "&_" k, l)
+					print l
+				}
+			done = 1
+		}
+		{ print }' sample-large.txt > sample-64.txt
+	fi
+	[ -n "$sm_peer" ] || echo "sample: no inferno-collapse-sample (../shared/peers/build-inferno): ours alone"
+	sm_row "sample, large capture (1.5 MB)" sample-large.txt
+	sm_row "sample, capture x64 (86 MB)" sample-64.txt
+	# the floor: reading the report and finding its lines, nothing else
+	set -- $(best_of /dev/null ./floor lines sample-64.txt)
+	awk -v w="$1" -v c="$3" 'BEGIN {
+		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU\n",
+		    "S", "floor lines", "capture x64: read, lines found", w, c }'
+fi

@@ -1,0 +1,327 @@
+#!/usr/bin/env bats
+# stackcollapse-sample: macOS sample(1) reports to folded stacks.  The rules
+# on our own report (tests/data/sample/rules.txt, written by hand in the
+# shape sample writes); the real captures of ../shared/conformance/macos/
+# sample/ against inferno 0.12.8's answers (equal but for its deliberate
+# differences, tests/data/sample/as-inferno.awk) and FlameGraph's
+# stackcollapse-sample.awk's (the same samples under each leaf,
+# tests/data/sample/leafkey.awk).
+
+load helper
+
+D=$BATS_TEST_DIRNAME/data/sample
+sc() { "$BIN/stackcollapse-sample" "$@"; }
+
+# The shared captures, beside the project (skipped when absent).
+for M in "${FOLDKIT_MACOS:-}" "$BATS_TEST_DIRNAME/../../shared/conformance/macos/sample" \
+	"$BATS_TEST_DIRNAME/../../../shared/conformance/macos/sample"; do
+	[ -n "$M" ] && [ -d "$M" ] && break
+done
+need_m() { [ -d "$M/malformed" ] || skip "no macOS captures (set FOLDKIT_MACOS)"; }
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+MAIN='Thread_101   DispatchQueue_1: com.apple.main-thread  (serial);dyld`start;demo`main'
+
+@test "our report: each rule of a frame, self counts, idle threads left out" {
+	run --separate-stderr sc "$D/rules.txt"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "stackcollapse-sample: 40 samples of idle threads left out (a wait function on top: --all keeps them)" ]
+	diff -u - <(printf '%s\n' "$output") <<EOF
+$MAIN 1
+$MAIN;<unknown binary>\`??? 3
+$MAIN;Foundation\`-[NSAutoreleasePool drain] 5
+$MAIN;Plug (beta)\`odd:name 1
+$MAIN;XUL\`ThreadFunc(void*) 2
+$MAIN;demo\`std::panicking::try::do_call;demo\`<alloc::vec::Vec<T> as core::ops::Drop>::drop 2
+$MAIN;demo\`work(int, char**) const 12
+$MAIN;libhelp\`(anonymous namespace)::helper() 4
+$MAIN;libhelp\`(anonymous namespace)::helper();libsystem_platform\`memcpy 6
+$MAIN;libsystem_m\`??? 3
+Thread_102: Worker Pool;libsystem_pthread\`thread_start;demo\`my_read 6
+EOF
+}
+
+@test "names whole: C++ signatures, (anonymous namespace), ObjC, a module with parentheses" {
+	run sc -q "$D/rules.txt"
+	[[ "$output" == *"demo\`work(int, char**) const 12"* ]]
+	[[ "$output" == *"libhelp\`(anonymous namespace)::helper() 4"* ]]
+	[[ "$output" == *"Foundation\`-[NSAutoreleasePool drain] 5"* ]]
+	[[ "$output" == *"Plug (beta)\`odd:name 1"* ]]
+}
+
+@test "read from the right: offsets, lists of offsets, load address, addresses, source line" {
+	printf '%s\n' 'Call graph:' '    9 Thread_1' \
+		'    + 2 f  (in m) + 1  [0x1]' \
+		'    + 2 f  (in m) + 1,2,...  [0x1,0x2,...]' \
+		'    + 2 f  (in m.dylib) + 0x10  [0x1]  f.c:12' \
+		'    + 2 f  (in m)  load address 0x1000 + 0x10  [0x1010]' \
+		'    + 1 f  (in m)' 'Total number in stack' > "$T/r.txt"
+	run sc "$T/r.txt"
+	[ "$status" -eq 0 ]
+	[ "$output" = 'Thread_1;m`f 9' ]
+}
+
+@test "a trailing (.llvm.N) is dropped; half-demangled Rust names finished; {{closure}} as rustc-demangle prints it" {
+	printf '%s\n' 'Call graph:' '    4 Thread_1' \
+		'    + 1 a::b::hab896c32750930ec (.llvm.123)  (in rg) + 1  [0x1]' \
+		'    + 1 rg::search_parallel::_$u7b$$u7b$closure$u7d$$u7d$::h6e849b55a66fcd85  (in rg) + 1  [0x2]' \
+		'    + 1 C(.llvm.1)  (in x) + 1  [0x3]' \
+		'    + 1 not_rust::h0123  (in x) + 1  [0x4]' \
+		'Total number in stack' > "$T/r.txt"
+	run sc "$T/r.txt"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 'Thread_1;rg`a::b 1' ]
+	[ "${lines[1]}" = 'Thread_1;rg`rg::search_parallel::{{closure}} 1' ]
+	[ "${lines[2]}" = 'Thread_1;x`C(.llvm.1) 1' ]
+	[ "${lines[3]}" = 'Thread_1;x`not_rust::h0123 1' ]
+}
+
+@test "--no-modules: the name alone" {
+	run sc -q --no-modules "$D/rules.txt"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(serial);start;main;(anonymous namespace)::helper();memcpy 6"* ]]
+	[[ "$output" == *"(serial);start;main;??? 6"* ]]	# two ??? leaves summed
+	! [[ "$output" == *'`'* ]]
+}
+
+@test "--no-threads: no thread frame at the root" {
+	run sc -q --no-threads "$D/rules.txt"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 'dyld`start;demo`main 1' ]
+	[[ "$output" == *$'\nlibsystem_pthread`thread_start;demo`my_read 6'* ]]
+	! [[ "$output" == *Thread_* ]]
+	run sc -q --no-threads --no-modules "$D/rules.txt"
+	[[ "$output" == *$'\nthread_start;my_read 6'* ]]
+}
+
+@test "thread headers kept whole: Thread_N, Thread_N: name, DispatchQueue (serial)" {
+	run sc --all "$D/rules.txt"
+	[[ "$output" == *"Thread_101   DispatchQueue_1: com.apple.main-thread  (serial);dyld"* ]]
+	[[ "$output" == *"Thread_102: Worker Pool;"* ]]
+	[[ "$output" == *$'\nThread_103;libsystem_kernel`semaphore_wait_trap 5'* ]]
+}
+
+@test "idle: exact wait-function names only; --all keeps them; -q silences the note" {
+	run --separate-stderr sc --all "$D/rules.txt"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" == *';libsystem_kernel`__psynch_cvwait 30'* ]]
+	[[ "$output" == *';libsystem_kernel`read 4'* ]]
+	[[ "$output" == *';libsystem_kernel`mach_msg_trap 1'* ]]
+	[ "$(printf '%s\n' "$output" | awk '{ s += $NF } END { print s }')" -eq 85 ]
+	run --separate-stderr sc -q "$D/rules.txt"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" == *';demo`my_read 6'* ]]	# ends in "read": kept
+	! [[ "$output" == *'`read '* ]]
+}
+
+@test "the man page lists the same wait functions as the code" {
+	m=$(sed -n '/^\.Sh IDLE THREADS/,/^\.Sh /p' "$BATS_TEST_DIRNAME/../man/stackcollapse-sample.1" |
+		grep -o '^\.It Fn [^ ]*' | sed 's/^\.It Fn //' | sort)
+	[ "$(echo "$m" | wc -l)" -eq 10 ]
+	for f in $m; do
+		printf '%s\n' 'Call graph:' '    1 T' "    + 1 $f  (in libsystem_kernel.dylib) + 1  [0x1]" \
+			'Total number in stack' > "$T/i.txt"
+		run --separate-stderr sc "$T/i.txt"
+		[ -z "$output" ] || fail "$f not idle"
+		[[ "$stderr" == *"1 sample of idle"* ]] || fail "$f: $stderr"
+	done
+}
+
+@test "identical stacks from different lines are summed; an inner frame's own samples" {
+	printf '%s\n' 'Call graph:' '    10 T' \
+		'    + 10 a  (in m) + 1  [0x1]' \
+		'    +   3 b  (in m) + 1  [0x2]' \
+		'    +   2 b  (in m) + 5  [0x3]' \
+		'    +   ! 2 c  (in m) + 5  [0x4]' \
+		'    + 0 z  (in m) + 1  [0x5]' \
+		'Total number in stack' > "$T/r.txt"
+	run sc "$T/r.txt"
+	[ "$status" -eq 0 ]
+	[ "$output" = $'T;m`a 5\nT;m`a;m`b 3\nT;m`a;m`b;m`c 2' ]
+}
+
+@test "several reports, in one file or several, are summed; stdin and '-'" {
+	cat "$D/rules.txt" "$D/rules.txt" > "$T/two.txt"
+	run sc -q "$T/two.txt"
+	[[ "$output" == *';demo`main 2'* ]]
+	[[ "$output" == *';demo`my_read 12'* ]]
+	run sc -q "$D/rules.txt" "$D/rules.txt"
+	[[ "$output" == *';demo`my_read 12'* ]]
+	run sc -q - < "$D/rules.txt"
+	[[ "$output" == *';demo`my_read 6'* ]]
+	run sc -q < "$D/rules.txt"
+	[[ "$output" == *';demo`my_read 6'* ]]
+}
+
+@test "CR LF line ends and trailing blanks" {
+	sed 's/$/ \r/' "$D/rules.txt" > "$T/crlf.txt"
+	diff <(sc -q "$T/crlf.txt") <(sc -q "$D/rules.txt")
+}
+
+@test "inferno's capture: inferno's stacks but for the __open samples it lost (7+5+2, 4+2+2)" {
+	need_m
+	run sc -q "$M/inferno-sample.txt"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 17 ]
+	[ "$(printf '%s\n' "$output" | awk '{ s += $NF } END { print s }')" -eq 1429 ]
+	printf '%s\n' "$output" | awk -f "$D/as-inferno.awk" | sort > "$T/ours"
+	sort "$M/inferno-sample.default.folded" > "$T/inferno"
+	run diff "$T/ours" "$T/inferno"
+	[ "${#lines[@]}" -eq 8 ]
+	[[ "${lines[1]}" == "< Thread_15758535;"*";rg\`std::sys::unix::cvt_r;libsystem_kernel\`__open 14" ]]
+	[[ "${lines[3]}" == "> Thread_15758535;"*";rg\`std::sys::unix::cvt_r;libsystem_kernel\`__open 2" ]]
+	[[ "${lines[5]}" == "< Thread_15758553;"*";libsystem_kernel\`__open 8" ]]
+	[[ "${lines[7]}" == "> Thread_15758553;"*";libsystem_kernel\`__open 2" ]]
+}
+
+@test "inferno's capture, --no-modules: the same" {
+	need_m
+	sc -q --no-modules "$M/inferno-sample.txt" | awk -v nomod=1 -f "$D/as-inferno.awk" | sort > "$T/ours"
+	sort "$M/inferno-sample.no-modules.folded" > "$T/inferno"
+	run diff "$T/ours" "$T/inferno"
+	[ "${#lines[@]}" -eq 8 ]
+	[[ "${lines[1]}" == "< "*";std::sys::unix::cvt_r;__open 14" ]]
+	[[ "${lines[5]}" == "< "*";std::sys::unix::cvt_r;__open 8" ]]
+}
+
+# vs_inferno OURS INFERNO: every stack of inferno's is ours, its count
+# never above ours; "STACKS-THAT-DIFFER SAMPLES-IT-LOST OUR-TOTAL".
+vs_inferno() {
+	run awk 'NR == FNR { n = $NF; sub(/ [0-9]+$/, ""); ours[$0] = n; m++; next }
+		{ n = $NF; sub(/ [0-9]+$/, ""); k++
+		  if (!($0 in ours)) { print "only inferno: " $0; exit 1 }
+		  if (n > ours[$0]) { print "inferno more: " $0; exit 1 }
+		  if (n != ours[$0]) d++; lost += ours[$0] - n; tot += ours[$0] }
+		END { if (k != m) { print m " stacks, inferno " k; exit 1 }
+		      print d + 0, lost + 0, tot + 0 }' "$1" "$2"
+}
+
+@test "the large capture: inferno's stacks; where they differ, inferno lost samples (688 of 5,776)" {
+	need_m
+	gzip -dc "$M/inferno-large.txt.gz" > "$T/large.txt"
+	sc -q "$T/large.txt" | awk -f "$D/as-inferno.awk" > "$T/ours"
+	gzip -dc "$M/inferno-large.inferno-0.12.8.default.folded.gz" > "$T/inferno"
+	vs_inferno "$T/ours" "$T/inferno"
+	[ "$status" -eq 0 ] || fail "$output"
+	[ "$output" = "167 688 5776" ]
+	[ "$(wc -l < "$T/ours")" -eq 1837 ]
+	sc -q --no-modules "$T/large.txt" | awk -v nomod=1 -f "$D/as-inferno.awk" > "$T/ours"
+	gzip -dc "$M/inferno-large.inferno-0.12.8.no-modules.folded.gz" > "$T/inferno"
+	vs_inferno "$T/ours" "$T/inferno"
+	[ "$status" -eq 0 ] || fail "$output"
+	[ "$output" = "167 688 5776" ]
+}
+
+@test "the large capture: names inferno cut to nothing are whole; its garbled main thread is not" {
+	need_m
+	run sc -q <(gzip -dc "$M/inferno-large.txt.gz")
+	[ "$status" -eq 0 ]
+	! [[ "$output" == *'`;'* ]]
+	[[ "$output" == *'XUL`(anonymous namespace)::'* ]]
+	[[ "$output" == *$'\nThread_1086624   DispatchQueue_1: com.apple.main-thread  (serial);libdyld`start;'* ]]
+	[ "$(gzip -dc "$M/inferno-large.inferno-0.12.8.default.folded.gz" | grep -c '`;')" -gt 0 ]
+}
+
+@test "per-leaf sums equal FlameGraph's stackcollapse-sample.awk's (both captures)" {
+	need_m
+	run diff <(sc -q "$M/inferno-sample.txt" | awk -f "$D/leafkey.awk" | sort) \
+		<(awk -v awk=1 -f "$D/leafkey.awk" "$M/inferno-sample.flamegraph-awk.folded" | sort)
+	[ "$status" -eq 0 ] || fail "$output"
+	run diff <(sc -q <(gzip -dc "$M/inferno-large.txt.gz") | awk -f "$D/leafkey.awk" | sort) \
+		<(gzip -dc "$M/inferno-large.flamegraph-awk.folded.gz" | awk -v awk=1 -f "$D/leafkey.awk" | sort)
+	[ "$status" -eq 0 ] || fail "$output"
+	[ "$(gzip -dc "$M/inferno-large.flamegraph-awk.folded.gz" | awk '{ s += $NF } END { print s }')" -eq \
+		"$(sc -q <(gzip -dc "$M/inferno-large.txt.gz") | awk '{ s += $NF } END { print s }')" ]
+}
+
+@test "inferno's 8 malformed reports: a message naming the line, exit 1" {
+	need_m
+	bad() {	# FILE LINE WHAT
+		run --separate-stderr sc -q "$M/malformed/$1"
+		[ "$status" -eq 1 ] || { fail "$1: status $status"; return 1; }
+		[ "$stderr" = "stackcollapse-sample: $M/malformed/$1:$2: $3" ] ||
+			{ fail "$1: $stderr"; return 1; }
+	}
+	bad bad-stack-line.txt 22 "no sample count before the frame"
+	bad end-before-call-graph-end.txt 34 'the report ends inside the call graph (no "Total number in stack" line)'
+	bad end-before-call-graph-start.txt 18 'the report ends before its call graph (no "Call graph:" line): not the output of sample'
+	bad invalid-samples-field.txt 22 "no sample count before the frame"
+	bad no-four-spaces.txt 22 "a call graph line that does not start with 4 spaces"
+	bad odd-indentation.txt 22 "an odd number of depth markers"
+	bad skipped-indentation.txt 23 "a frame 2 levels below the one before"
+	bad stack-line-only-indent-chars.txt 22 "a call graph line with depth markers only"
+}
+
+@test "a bad line: the other threads are still read, its parent's own samples dropped; --strict stops" {
+	printf '%s\n' 'Call graph:' '    10 T1' '    + 10 a  (in m) + 1  [0x1]' '    +   BAD' \
+		'    +     4 deeper  (in m) + 1  [0x1]' '    7 T2' '    + 7 b  (in m) + 1  [0x1]' \
+		'Total number in stack' > "$T/bad.txt"
+	run --separate-stderr sc "$T/bad.txt"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "stackcollapse-sample: $T/bad.txt:4: no sample count before the frame" ]
+	[ "$output" = 'T2;m`b 7' ]
+	run --separate-stderr sc --strict "$T/bad.txt"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "stackcollapse-sample: $T/bad.txt:4: no sample count before the frame" ]
+	run --separate-stderr sc --strict "$D/rules.txt"
+	[ "$status" -eq 0 ]
+}
+
+@test "a report cut inside its call graph: the stacks read are kept, exit 1" {
+	head -20 "$D/rules.txt" > "$T/cut.txt"
+	run --separate-stderr sc -q "$T/cut.txt"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "stackcollapse-sample: $T/cut.txt:20: the report ends inside the call graph (no \"Total number in stack\" line)" ]
+	[[ "$output" == *';libsystem_platform`memcpy 6'* ]]
+}
+
+@test "empty input and a file that cannot be opened: named, exit 1, the others still read" {
+	run --separate-stderr sc < /dev/null
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "stackcollapse-sample: <stdin>:0: empty input: not the output of sample" ]
+	run --separate-stderr sc -q "$T/none" "$D/rules.txt"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "stackcollapse-sample: $T/none: "* ]]
+	[[ "$output" == *';demo`my_read 6'* ]]
+}
+
+@test "usage errors exit 2; --help and --version exit 0" {
+	run sc --no-such-option "$D/rules.txt"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"usage: stackcollapse-sample"* ]]
+	run sc --all=x
+	[ "$status" -eq 2 ]
+	run sc --help
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "usage: stackcollapse-sample "* ]]
+	[[ "$output" == *"--no-threads"* ]]
+	run sc -h
+	[ "$status" -eq 0 ]
+	run sc --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "stackcollapse-sample (foldkit) "* ]]
+}
+
+@test "usage text and man page SYNOPSIS list the same options; man page lints" {
+	usage_matches_man stackcollapse-sample
+	man_lint stackcollapse-sample.1
+}
+
+@test "a full disk is an error; a closed pipe ends quietly" {
+	full_disk stackcollapse-sample -q "$D/rules.txt"
+	closed_pipe "$MAIN 1" stackcollapse-sample -q "$D/rules.txt"
+}
+
+@test "output is valid folded input for the other tools" {
+	sc -q --all "$D/rules.txt" > "$T/out"
+	"$BIN/foldtop" --strict "$T/out" > /dev/null
+	run "$BIN/foldmodules" --by leaf -p '^([^`]*)`' "$T/out"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"40   47.06%  libsystem_kernel"* ]]
+}
