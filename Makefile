@@ -166,7 +166,7 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZOBJ)
 # reference parse alone), their entry points renamed NAME_ref, to check the
 # fast paths against.
 REFFLAGS_demangle_cxx = -DCX_FAST=0
-REFFLAGS_demangle_rust = -DRS_FAST=0
+REFFLAGS_demangle_rust = -DRS_FAST=0 -Dfold_rust_remangle=fold_rust_remangle_ref
 build/fuzz/obj/%_ref.o: lib/%.c $(LIBHDR)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(ALL_CPPFLAGS) $(WARNFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link \
