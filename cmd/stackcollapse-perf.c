@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "fold.h"
@@ -88,6 +89,7 @@ main(int argc, char **argv)
 	struct fold_perf_opts o = { 0, NULL, NULL };
 	struct fold_perfdata_opts po = { NULL, NULL, 0 };
 	struct fold_perf *p;
+	const char *env;
 	int c, nodemangle = 0;
 
 	fold_init(argv[0]);
@@ -168,6 +170,15 @@ main(int argc, char **argv)
 	}
 	if (isatty(2))
 		po.flags |= FOLD_PERFDATA_PROGRESS;
+	if ((env = getenv("FOLDKIT_PERF_READ")) != NULL && *env != '\0') {
+		if (strcmp(env, "map") == 0)
+			po.flags |= FOLD_PERFDATA_MAP;
+		else if (strcmp(env, "read") == 0)
+			po.flags |= FOLD_PERFDATA_READ;
+		else
+			fold_die(2, "FOLDKIT_PERF_READ: '%s' is not map or read",
+			    env);
+	}
 	/* perf.data with --inline: perf 7.0's inlined frames; with --context
 	 * too, addr2line's names and lines as for perf script text */
 	if (o.flags & FOLD_PERF_CONTEXT)

@@ -872,3 +872,45 @@ same_inline() {
 	diff -u "$D/alrspipe.dm.folded" <(sc -q --symfs "$D/symfs" < "$D/alrspipe.data")
 	grep -q ';<usize as core::fmt::Display>::fmt' "$D/alrspipe.dm.folded"
 }
+
+@test "FOLDKIT_PERF_READ: a dwarf capture read with read(2) or mapped gives perf script's stacks either way" {
+	local n how t=$BATS_TEST_TMPDIR
+	for n in dwarf dwarfsmall dwcxx dwclang dwrust dwplugin dwalrs dwsort; do
+		for how in read map; do
+			diff -u "$D/$n.inl.dm.folded" <(FOLDKIT_PERF_READ=$how sc -q --buildid-dir "$B" "$D/$n.data") ||
+				{ echo "$n, $how: differs from perf script"; return 1; }
+			diff -u "$D/$n.dm.folded" <(FOLDKIT_PERF_READ=$how sc -q --no-inline --buildid-dir "$B" "$D/$n.data") ||
+				{ echo "$n, $how: differs from perf script --no-inline"; return 1; }
+		done
+	done
+	# where perf's unwinding is cut (.debug_frame, fork+exec): the same
+	# whole stacks both ways
+	for n in dwdf dwdfz dwfork; do
+		sc -q --tid --all --addrs --buildid-dir "$B" "$D/$n.data" > "$t/$n.def"
+		[ -s "$t/$n.def" ]
+		for how in read map; do
+			diff -u "$t/$n.def" <(FOLDKIT_PERF_READ=$how sc -q --tid --all --addrs --buildid-dir "$B" "$D/$n.data") ||
+				{ echo "$n, $how: differs"; return 1; }
+		done
+	done
+	# the way asked for is the way taken: the file mapped whole, or never
+	command -v strace > /dev/null || skip "strace is not installed"
+	local size
+	size=$(wc -c < "$D/dwrust.data")
+	FOLDKIT_PERF_READ=map strace -f -e trace=mmap -o "$t/map.tr" "$BIN/stackcollapse-perf" -q \
+		--buildid-dir "$B" "$D/dwrust.data" > /dev/null
+	FOLDKIT_PERF_READ=read strace -f -e trace=mmap -o "$t/read.tr" "$BIN/stackcollapse-perf" -q \
+		--buildid-dir "$B" "$D/dwrust.data" > /dev/null
+	grep -q "mmap(NULL, $size, PROT_READ, MAP_PRIVATE, " "$t/map.tr"
+	! grep -q "mmap(NULL, $size, " "$t/read.tr"
+}
+
+@test "FOLDKIT_PERF_READ: a value other than map or read is a usage error" {
+	FOLDKIT_PERF_READ=mmap run sc -q --buildid-dir "$B" "$D/dwrust.data"
+	[ "$status" -eq 2 ]
+	[ "$output" = "stackcollapse-perf: FOLDKIT_PERF_READ: 'mmap' is not map or read" ]
+	# empty is unset
+	FOLDKIT_PERF_READ= run sc -q --buildid-dir "$B" "$D/dwrust.data"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat "$D/dwrust.inl.dm.folded")" ]
+}

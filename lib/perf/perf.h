@@ -169,8 +169,10 @@ enum {
 					   --no-inline) */
 	FOLD_PERFDATA_INLINE = 16,	/* inlined frames for -g captures
 					   too (perf 7.0's perf script) */
-	FOLD_PERFDATA_DEMANGLE = 4	/* names as perf script prints them,
+	FOLD_PERFDATA_DEMANGLE = 4,	/* names as perf script prints them,
 					   not as --no-demangle */
+	FOLD_PERFDATA_MAP = 32,		/* a dwarf capture's data mapped, */
+	FOLD_PERFDATA_READ = 64		/* or read(2), not measured first */
 };
 struct fold_perfdata_opts {
 	const char *buildid_dir;	/* NULL: perf's default */

@@ -2424,7 +2424,9 @@ file_mode(struct fold_perfdata *d, struct src *sr)
 	 */
 	if (sr->mem == NULL && d->unwind && sr->size > 0 &&
 	    (uint64_t)(size_t)sr->size == sr->size &&
-	    map_wins(sr->fd, doff, dlen) &&
+	    !(d->o.flags & FOLD_PERFDATA_READ) &&
+	    ((d->o.flags & FOLD_PERFDATA_MAP) ||
+	    map_wins(sr->fd, doff, dlen)) &&
 	    (map = mmap(NULL, (size_t)sr->size, PROT_READ, MAP_PRIVATE,
 	    sr->fd, 0)) != MAP_FAILED) {
 		(void)posix_madvise(map, (size_t)sr->size, POSIX_MADV_RANDOM);
