@@ -116,10 +116,12 @@ check: test
 	FOLDKIT_BIN=$(CURDIR)/build/san/bin FOLDKIT_TESTBIN=$(CURDIR)/$(BUILD)/test \
 	FOLDKIT_SAN=1 LC_ALL=C \
 		"$$bats" $(BATSFLAGS) tests
-	@if $(MAKE) --no-print-directory BUILD=build/tsan \
+	@mkdir -p build/tsan && printf 'int main(void){return 0;}\n' > build/tsan/probe.c; \
+	if $(CC) -fsanitize=thread -o build/tsan/probe build/tsan/probe.c \
+		>/dev/null 2>&1 && build/tsan/probe; then \
+		$(MAKE) --no-print-directory BUILD=build/tsan \
 		CFLAGS='$(TSANFLAGS) -Werror' LDFLAGS=-fsanitize=thread all \
-		$(TSANTOOLS) >/dev/null 2>&1 && \
-		build/tsan/bin/stackcollapse-perf --version >/dev/null 2>&1; then \
+		$(TSANTOOLS) >/dev/null || exit 1; \
 		bats=$$(sh tests/find-bats) || exit 1; \
 		TSAN_OPTIONS=halt_on_error=1 \
 		FOLDKIT_BIN=$(CURDIR)/build/tsan/bin \

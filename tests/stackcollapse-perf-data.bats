@@ -914,3 +914,39 @@ same_inline() {
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(cat "$D/dwrust.inl.dm.folded")" ]
 }
+
+@test "dwarf: a mapped capture over 64 MiB is read ahead by a second thread: the same stacks as read(2), memory flat" {
+	local t=$BATS_TEST_TMPDIR o a b
+	"$MANGLE" repeat 40 "$D/dwarf.data" "$t/big.data"
+	for o in "" --no-inline; do
+		# shellcheck disable=SC2086
+		sc -q $o --buildid-dir "$B" "$D/dwarf.data" |
+			awk '{ n = $NF; sub(/ [0-9]+$/, ""); printf "%s %.0f\n", $0, n * 40 }' > "$t/want"
+		[ -s "$t/want" ]
+		# shellcheck disable=SC2086
+		diff -u "$t/want" <(FOLDKIT_PERF_READ=map sc -q $o --buildid-dir "$B" "$t/big.data")
+		# shellcheck disable=SC2086
+		diff -u "$t/want" <(FOLDKIT_PERF_READ=read sc -q $o --buildid-dir "$B" "$t/big.data")
+	done
+	# damage past the start: the reader says so and stops there, the
+	# thread reading ahead is not thrown (it reads whatever bytes follow)
+	"$MANGLE" recsize0 "$t/big.data" "$t/bad.data"
+	FOLDKIT_PERF_READ=map run sc --buildid-dir "$B" "$t/bad.data"
+	[[ "$output" == *"record of size under 8"* ]]
+	# the thread is there: one clone more mapped than read(2)
+	if command -v strace > /dev/null && [ -z "${FOLDKIT_SAN:-}" ]; then
+		FOLDKIT_PERF_READ=map strace -f -e trace=clone,clone3 -o "$t/map.tr" \
+			"$BIN/stackcollapse-perf" -q --buildid-dir "$B" "$t/big.data" > /dev/null
+		FOLDKIT_PERF_READ=read strace -f -e trace=clone,clone3 -o "$t/read.tr" \
+			"$BIN/stackcollapse-perf" -q --buildid-dir "$B" "$t/big.data" > /dev/null
+		a=$(grep -c 'clone' "$t/map.tr")
+		b=$(grep -c 'clone' "$t/read.tr")
+		[ "$a" -eq $((b + 1)) ]
+	fi
+	# memory: the 150 MB file is not held (the mapping is let go behind)
+	if [ -x /usr/bin/time ] && [ -z "${FOLDKIT_SAN:-}" ]; then
+		a=$(FOLDKIT_PERF_READ=map /usr/bin/time -f %M "$BIN/stackcollapse-perf" -q \
+			--buildid-dir "$B" "$t/big.data" 2>&1 > /dev/null | tail -1)
+		[ "$a" -lt 100000 ]
+	fi
+}

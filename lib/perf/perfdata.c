@@ -1,6 +1,8 @@
 /* perfdata.c - perf.data (file and pipe mode) to folded stacks. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,6 +299,7 @@ struct fold_perfdata {
 	uint32_t ucopy;		/* the size of their stack copies */
 	unsigned char *umap;	/* the file, mapped for unwinding */
 	uint64_t ureleased;	/* its pages below this are let go */
+	struct pager *pager;	/* its pages mapped ahead, or NULL */
 	char arch[16];		/* ARCH feature ("x86_64"), or "" */
 	char *cmdline;		/* the perf command, for messages */
 	int swap;
@@ -2139,6 +2142,153 @@ readn(int fd, void *buf, size_t n, const char *name, int *err)
 	return got;
 }
 
+/*
+ * The pager: a thread that reads a mapped capture's records ahead of the
+ * reader, touching what the reader will: each record's head and, of a
+ * sample, the end of its stack copy and the part of it the walks have
+ * been reading (fold_unwind_reach(), published by the reader).  The page
+ * faults and cache misses are then taken on another processor while this
+ * one unwinds, and so is the unmapping of what the reader has passed
+ * (let_go() says how far; the pager never unmaps past where it is).  It
+ * stays at most PAGER_AHEAD past the reader, jumps to the reader's record
+ * when it falls behind, and where the records make no sense (damage)
+ * touches a byte every PAGER_STRIDE instead.  Nothing it reads decides
+ * anything: the output is the same with it or without.
+ */
+#define PAGER_STRIDE (64u << 10)
+#define PAGER_AHEAD (8u << 20)
+#define PAGER_MIN (64ULL << 20)	/* less data: no pager */
+#define PAGER_LET_GO (4u << 20)	/* the reader says how far it is */
+#define PAGER_SLACK (32u << 20)	/* passed, not unmapped: at most */
+
+struct pager {
+	pthread_t thr;
+	const unsigned char *m;
+	uint64_t end, page;
+	uint32_t ucopy;
+	int swap;
+	atomic_uint_fast64_t reader;	/* the reader's (a record's start) */
+	atomic_uint_fast64_t reach;	/* bytes of a stack copy walked */
+	atomic_uint_fast64_t release;	/* the reader is past this page */
+	atomic_uint_fast64_t released;	/* the pager unmapped below this */
+	uint64_t told;		/* the reader's: reader when last stored */
+	atomic_uint sink;	/* what it read, so that it is read */
+	atomic_int stop;
+};
+
+static uint32_t
+pager_get(const struct pager *g, uint64_t off, int n)
+{
+	uint32_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint32_t)g->m[off + (g->swap ? n - 1 - i : i)] << 8 * i;
+	return v;
+}
+
+static void *
+pager_run(void *arg)
+{
+	struct pager *g = arg;
+	uint64_t a = atomic_load_explicit(&g->reader, memory_order_relaxed);
+	uint64_t r, sz, st, k, i, released = 0;
+	unsigned sink = 0;
+	int chain = 1;
+	struct timespec nap = { 0, 20000 };
+
+	while (!atomic_load_explicit(&g->stop, memory_order_relaxed)) {
+		r = atomic_load_explicit(&g->release, memory_order_acquire);
+		if (r > a)
+			r = a - a % g->page;
+		if (r > released) {
+			(void)munmap((unsigned char *)g->m + released,
+			    (size_t)(r - released));
+			released = r;
+			atomic_store_explicit(&g->released, r,
+			    memory_order_release);
+		}
+		r = atomic_load_explicit(&g->reader, memory_order_relaxed);
+		if (a >= g->end || a > r + PAGER_AHEAD) {
+			nanosleep(&nap, NULL);
+			continue;
+		}
+		if (a < r) {		/* behind: on to the reader's record */
+			a = r;
+			chain = 1;
+			continue;
+		}
+		if (!chain || g->end - a < 8 ||
+		    (sz = pager_get(g, a + 6, 2)) < 8 || sz > g->end - a) {
+			chain = 0;
+			sink += g->m[a];
+			a += PAGER_STRIDE - a % PAGER_STRIDE;
+		} else {
+			if (pager_get(g, a, 4) == R_SAMPLE &&
+			    sz >= (uint64_t)g->ucopy + 24) {
+				k = atomic_load_explicit(&g->reach,
+				    memory_order_relaxed);
+				st = a + sz - 8 - g->ucopy;
+				if (k > g->ucopy)
+					k = g->ucopy;
+				for (i = 0; i < k; i += 64)
+					sink += g->m[st + i];
+				sink += g->m[a + sz - 8];
+			}
+			sink += g->m[a];
+			a += sz;
+		}
+	}
+	atomic_store_explicit(&g->sink, sink, memory_order_relaxed);
+	return NULL;
+}
+
+static struct pager *
+pager_start(const struct fold_perfdata *d, const unsigned char *m,
+    uint64_t from, uint64_t end)
+{
+	struct pager *g;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || end - from < PAGER_MIN)
+		return NULL;
+	g = xmalloc(sizeof(*g));
+	g->m = m;
+	g->end = end;
+	g->ucopy = d->ucopy;
+	g->swap = d->swap;
+	g->page = (uint64_t)sysconf(_SC_PAGESIZE);
+	atomic_init(&g->released, 0);
+	atomic_init(&g->release, 0);
+	atomic_init(&g->reader, from);
+	g->told = from;
+	atomic_init(&g->reach, 3072);
+	atomic_init(&g->sink, 0);
+	atomic_init(&g->stop, 0);
+	if (pthread_create(&g->thr, NULL, pager_run, g) != 0) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+/* The pager stopped; what it did not unmap below d->ureleased is. */
+static void
+pager_end(struct fold_perfdata *d)
+{
+	struct pager *g = d->pager;
+	uint64_t rel;
+
+	if (g == NULL)
+		return;
+	atomic_store_explicit(&g->stop, 1, memory_order_relaxed);
+	pthread_join(g->thr, NULL);
+	rel = atomic_load_explicit(&g->released, memory_order_relaxed);
+	if (d->ureleased > rel)
+		(void)munmap(d->umap + rel, (size_t)(d->ureleased - rel));
+	free(g);
+	d->pager = NULL;
+}
+
 /* The records in [p, p + n) (file mode, or a pipe stream already read). */
 /*
  * A mapped file read up to offset upto: the pages below it that no queued
@@ -2148,17 +2298,33 @@ readn(int fd, void *buf, size_t n, const char *name, int *err)
 static void
 let_go(struct fold_perfdata *d, uint64_t upto)
 {
-	uint64_t low = upto, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t low = upto, page = (uint64_t)sysconf(_SC_PAGESIZE), rel;
+	struct timespec nap = { 0, 50000 };
 	size_t i;
 
 	for (i = d->qh; i < d->nq; i++)
 		if (d->q[i].off < low)
 			low = d->q[i].off;
 	low -= low % page;
-	if (low <= d->ureleased)
-		return;
-	(void)munmap(d->umap + d->ureleased, (size_t)(low - d->ureleased));
-	d->ureleased = low;
+	if (d->pager != NULL) {	/* it unmaps, as far as it has been */
+		atomic_store_explicit(&d->pager->reader, upto,
+		    memory_order_relaxed);
+		if (d->ucache != NULL)
+			atomic_store_explicit(&d->pager->reach,
+			    fold_unwind_reach(d->ucache), memory_order_relaxed);
+		if (low > d->ureleased)
+			atomic_store_explicit(&d->pager->release, low,
+			    memory_order_release);
+		/* a pager kept from running (a busy machine) is waited for,
+		 * not left to unmap what it would: memory stays flat */
+		while (low > (rel = atomic_load_explicit(&d->pager->released,
+		    memory_order_acquire)) && low - rel > PAGER_SLACK)
+			nanosleep(&nap, NULL);
+	} else if (low > d->ureleased)
+		(void)munmap(d->umap + d->ureleased,
+		    (size_t)(low - d->ureleased));
+	if (low > d->ureleased)
+		d->ureleased = low;
 }
 
 static void
@@ -2182,8 +2348,15 @@ records(struct fold_perfdata *d, const unsigned char *p, size_t n,
 		if (skip > n - pos)
 			skip = n - pos;
 		pos += (size_t)skip;
-		if (d->umap != NULL && base + pos - d->ureleased >= (16 << 20))
+		if (d->umap != NULL && base + pos - d->ureleased >=
+		    (d->pager != NULL ? PAGER_LET_GO : 16u << 20))
 			let_go(d, base + pos);
+		else if (d->pager != NULL &&
+		    base + pos - d->pager->told >= (1 << 20)) {
+			d->pager->told = base + pos;
+			atomic_store_explicit(&d->pager->reader, base + pos,
+			    memory_order_relaxed);
+		}
 		if (d->progress && ((++count & 4095) == 0 ||
 		    base + pos - d->done >= (1 << 20))) {
 			d->done = base + pos;
@@ -2434,12 +2607,14 @@ file_mode(struct fold_perfdata *d, struct src *sr)
 		mapped = 1;
 		d->umap = map;
 		d->ureleased = 0;
+		d->pager = pager_start(d, map, doff, doff + dlen);
 	}
 	if (sr->mem != NULL) {
 		d->mapped = 1;
 		records(d, sr->mem + doff, (size_t)dlen, doff, truncated);
 		if (mapped) {
 			flush(d, UINT64_MAX);	/* queued records point into it */
+			pager_end(d);
 			munmap((unsigned char *)map + d->ureleased,
 			    (size_t)(sr->size - d->ureleased));
 			sr->mem = NULL;

@@ -490,8 +490,8 @@ fold_unwind_x86_64(const struct fold_unwind_in *in, uint64_t *ips,
 {
 	struct walk w;
 	struct fold_cfi_row tmp;
-	const struct fold_cfi_row *row;
-	const struct crow *e;
+	const struct fold_cfi_row *row = NULL;
+	const struct crow *e = NULL;
 	struct crow etmp;
 	struct fold_cfi *cfi;
 	uint64_t pc, vaddr, top;
