@@ -59,15 +59,18 @@ static const unsigned char x86_perfreg[X_NREGS] = {
  * back sample after sample, and a row costs a search and a run of the
  * CIE's and FDE's programs.  Direct-mapped, and small: a row of the usual
  * kind (CFA = rsp or a register + offset, registers saved at CFA +
- * offset, or undefined) is kept as its few rules (struct crow, 80
- * bytes), stepped with in place; another row (expressions, a register in
- * another) is kept whole in a second, smaller table.  A row's
+ * offset, or undefined) is kept as its few rules (struct crow, 96
+ * bytes: up to 8 rules, for the six registers a function saves on
+ * x86-64 and its return address: with 6, Rust's -O3 functions, which
+ * save all six, were kept whole and re-read from their FDEs), stepped
+ * with in place; another row (expressions, a register in another) is
+ * kept whole in a second, smaller table.  A row's
  * expressions point into the object's sections, which live as long as
  * its fold_cfi.
  */
 #define UC_SLOTS 8192
 #define UC_FULL 256
-#define UC_RULES 6
+#define UC_RULES 8
 enum { C_NONE, C_SIMPLE, C_FULL };
 struct crow {
 	const struct fold_cfi *cfi;	/* NULL: empty */
