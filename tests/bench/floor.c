@@ -37,14 +37,20 @@
  *				  pread    pread(2) of each record's head and
  *				           the K bytes of its stack (the rest
  *				           of the copy never leaves the kernel)
- *				mapped ones unmapped behind every 16 MiB, as
- *				stackcollapse-perf does
+ *				  map2     mapped, two threads: each reads
+ *				           every record's size and the rest of
+ *				           every other record, nothing unmapped
+ *				           (the floor of a reader that takes
+ *				           a second processor, as ours does)
+ *				mapped ones but map2 unmapped behind every
+ *				16 MiB, as stackcollapse-perf does
  *
  * Prints the counts (lines, frames, distinct names) so that the work done
  * is seen to be the tools' work.  Exit 0, or 1 on a read error.
  */
 #define _DEFAULT_SOURCE 1	/* madvise(MADV_POPULATE_READ), where there is one */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -108,7 +114,7 @@ records(const char *path, int tail)
  * to be the attr's sample_stack_user bytes before the record's last word.
  */
 #define WIN (16u << 20)
-enum { W_RANDOM, W_MAP, W_POPULATE, W_READ, W_PREAD };
+enum { W_RANDOM, W_MAP, W_POPULATE, W_READ, W_PREAD, W_MAP2 };
 
 static uint64_t
 touch(const unsigned char *r, size_t sz, uint64_t ss, uint64_t k)
@@ -123,6 +129,33 @@ touch(const unsigned char *r, size_t sz, uint64_t ss, uint64_t k)
 			sum += fold_getu(st + i, 8, 0);
 	}
 	return sum;
+}
+
+/* map2: one of the two threads, records of parity half. */
+struct half {
+	const unsigned char *m;
+	uint64_t off, end, ss, k, sum, n;
+	int half;
+};
+
+static void *
+walk_half(void *arg)
+{
+	struct half *h = arg;
+	uint64_t off = h->off, i = 0;
+	size_t sz;
+
+	while (off + 8 <= h->end) {
+		sz = (size_t)fold_getu(h->m + off + 6, 2, 0);
+		if (sz < 8 || off + sz > h->end)
+			break;
+		if ((i++ & 1) == (uint64_t)h->half) {
+			h->sum += touch(h->m + off, sz, h->ss, h->k);
+			h->n++;
+		}
+		off += sz;
+	}
+	return NULL;
 }
 
 static int
@@ -146,6 +179,8 @@ walk(const char *how, uint64_t k, const char *path)
 		w = W_READ;
 	else if (strcmp(how, "pread") == 0)
 		w = W_PREAD;
+	else if (strcmp(how, "map2") == 0)
+		w = W_MAP2;
 	else
 		return 2;
 	if ((fd = open(path, O_RDONLY)) < 0 || fstat(fd, &sb) != 0 ||
@@ -160,7 +195,34 @@ walk(const char *how, uint64_t k, const char *path)
 	if (end > (uint64_t)sb.st_size)
 		end = (uint64_t)sb.st_size;
 	pop = off - off % 4096;
-	if (w <= W_POPULATE) {
+	if (w == W_MAP2) {
+		struct half h[2];
+		pthread_t t;
+		int i;
+
+		m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			perror(path);
+			return 1;
+		}
+		for (i = 0; i < 2; i++) {
+			h[i].m = m;
+			h[i].off = off;
+			h[i].end = end;
+			h[i].ss = ss;
+			h[i].k = k;
+			h[i].sum = h[i].n = 0;
+			h[i].half = i;
+		}
+		if (pthread_create(&t, NULL, walk_half, &h[1]) != 0) {
+			perror("pthread_create");
+			return 1;
+		}
+		walk_half(&h[0]);
+		pthread_join(t, NULL);
+		n = h[0].n + h[1].n;
+		sum = h[0].sum + h[1].sum;
+	} else if (w <= W_POPULATE) {
 		m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m == MAP_FAILED) {
 			perror(path);
@@ -364,6 +426,6 @@ main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: floor lines|frames|intern|new|records|ustack FILE\n"
-	    "       floor walk random|map|populate|read|pread K FILE\n");
+	    "       floor walk random|map|populate|read|pread|map2 K FILE\n");
 	return 2;
 }
