@@ -67,34 +67,23 @@ if [ -n "${BENCH_SCALE:-}" ]; then
 		"$sc" --no-inline "$pds" > pds-data.out 2> /dev/null
 		pds_check "--no-inline"
 		rm -f pds-text.out pds-data.out
-		# pds_best CMD: pd_best with the file read into the page cache
-		# just before each run (untimed): the machine's own reclaim
-		# (DAMON, on these VMs) pages out a file no process has mapped
-		# within seconds, and a run that reads from the disk measures
-		# the disk
-		pds_best() {
-			pb=
-			for r in $(seq "$runs"); do
-				cat "$pds" > /dev/null
-				t0=$(date +%s.%N)
-				sh -c "$1" > /dev/null 2>&1
-				t1=$(date +%s.%N)
-				pb=$(awk -v a="$t0" -v b="$t1" -v p="$pb" 'BEGIN {
-					t = b - a; if (p == "" || t < p) print t; else print p }')
-			done
-			echo "$pb"
-		}
+		# each run after the file is read into the page cache
+		# (untimed): the machine's own reclaim (DAMON, on these VMs)
+		# pages out a file no process has mapped within seconds, and a
+		# run that reads from the disk measures the disk
+		pd_warm=$pds
 		l0=$(uptime | sed 's/.*load average: //')
-		ti=$(pds_best "perf script -i $pds | $sc")
-		tn=$(pds_best "perf script --no-inline -i $pds | $sc")
-		td=$(pds_best "$sc $pds")
-		to=$(pds_best "$sc --no-inline $pds")
-		tc=$(pds_best "cat $pds")
-		tdm=$(pds_best "FOLDKIT_PERF_READ=map $sc $pds")
-		tdr=$(pds_best "FOLDKIT_PERF_READ=read $sc $pds")
-		tm=$(pds_best "./floor walk map 3072 $pds")
-		tr=$(pds_best "./floor walk read 3072 $pds")
-		t2=$(pds_best "./floor walk map2 3072 $pds")
+		ti=$(pd_best "perf script -i $pds | $sc")
+		tn=$(pd_best "perf script --no-inline -i $pds | $sc")
+		td=$(pd_best "$sc $pds")
+		to=$(pd_best "$sc --no-inline $pds")
+		tc=$(pd_best "cat $pds")
+		tdm=$(pd_best "FOLDKIT_PERF_READ=map $sc $pds")
+		tdr=$(pd_best "FOLDKIT_PERF_READ=read $sc $pds")
+		tm=$(pd_best "./floor walk map 3072 $pds")
+		tr=$(pd_best "./floor walk read 3072 $pds")
+		t2=$(pd_best "./floor walk map2 3072 $pds")
+		pd_warm=
 		l1=$(uptime | sed 's/.*load average: //')
 		mp=$(./runstat /dev/null perf script -i "$pds" 2> /dev/null | awk '{ print $2 }')
 		mn=$(./runstat /dev/null perf script --no-inline -i "$pds" 2> /dev/null | awk '{ print $2 }')

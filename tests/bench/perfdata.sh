@@ -47,10 +47,12 @@ if [ "$pd_ok" = 1 ] && [ ! -s "$pdl" ] && command -v clang-tidy > /dev/null 2>&1
 	    > /dev/null 2>&1 || rm -f "$pdl"
 fi
 
-# pd_best CMD...: the best wall time of $runs runs of a shell command.
+# pd_best CMD...: the best wall time of $runs runs of a shell command
+# (each after the file $pd_warm, when set, is read into the page cache).
 pd_best() {
 	pb=
 	for r in $(seq "$runs"); do
+		[ -z "${pd_warm:-}" ] || cat "$pd_warm" > /dev/null
 		t0=$(date +%s.%N)
 		sh -c "$1" > /dev/null 2>&1
 		t1=$(date +%s.%N)
