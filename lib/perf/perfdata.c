@@ -2160,11 +2160,13 @@ readn(int fd, void *buf, size_t n, const char *name, int *err)
 #define PAGER_MIN (64ULL << 20)	/* less data: no pager */
 #define PAGER_LET_GO (4u << 20)	/* the reader says how far it is */
 #define PAGER_SLACK (32u << 20)	/* passed, not unmapped: at most */
+#define PAGER_WILLNEED (16u << 20)	/* read ahead from the disk at a time */
 
 struct pager {
 	pthread_t thr;
 	const unsigned char *m;
 	uint64_t end, page;
+	uint64_t advised;	/* the pager's: POSIX_MADV_WILLNEED below */
 	uint32_t ucopy;
 	int swap;
 	atomic_uint_fast64_t reader;	/* the reader's (a record's start) */
@@ -2207,6 +2209,16 @@ pager_run(void *arg)
 			released = r;
 			atomic_store_explicit(&g->released, r,
 			    memory_order_release);
+		}
+		if (a < g->end && a + PAGER_WILLNEED / 2 > g->advised) {
+			/* the next window read from the disk, if it is not
+			 * in the page cache, in large reads, not a page a
+			 * fault (the mapping is MADV_RANDOM) */
+			k = g->advised + PAGER_WILLNEED < g->end ?
+			    PAGER_WILLNEED : g->end - g->advised;
+			(void)posix_madvise((unsigned char *)g->m + g->advised,
+			    (size_t)k, POSIX_MADV_WILLNEED);
+			g->advised += k;
 		}
 		r = atomic_load_explicit(&g->reader, memory_order_relaxed);
 		if (a >= g->end || a > r + PAGER_AHEAD) {
@@ -2257,6 +2269,7 @@ pager_start(const struct fold_perfdata *d, const unsigned char *m,
 	g->ucopy = d->ucopy;
 	g->swap = d->swap;
 	g->page = (uint64_t)sysconf(_SC_PAGESIZE);
+	g->advised = from - from % g->page;
 	atomic_init(&g->released, 0);
 	atomic_init(&g->release, 0);
 	atomic_init(&g->reader, from);
@@ -2429,7 +2442,7 @@ since(const struct timespec *t0)
 }
 
 #define PROBE (8u << 20)	/* bytes in each of the two probe windows */
-#define PROBE_MIN (256ULL << 20)	/* data under this: mapped */
+#define PROBE_MIN (32ULL << 20)	/* data under this: mapped */
 
 /*
  * How to read the data [doff, doff + dlen) of a --call-graph dwarf
@@ -2445,7 +2458,8 @@ since(const struct timespec *t0)
  * buffer, the faster of each compared.  A file not in the page cache
  * is read: its first touch (before POSIX_MADV_RANDOM) waits for the disk,
  * the read(2) after it does not; mapped with POSIX_MADV_RANDOM it would
- * be read from the disk a page at a time.  Small data is mapped.
+ * be read from the disk a page at a time (a 150 MB capture out of the
+ * page cache: 1.0-1.6 s mapped, 0.15 s read).  Small data is mapped.
  */
 static int
 map_wins(int fd, uint64_t doff, uint64_t dlen)
@@ -2612,6 +2626,9 @@ file_mode(struct fold_perfdata *d, struct src *sr)
 		d->umap = map;
 		d->ureleased = 0;
 		d->pager = pager_start(d, map, doff, doff + dlen);
+		if (d->pager == NULL)	/* what is not in the page cache */
+			(void)posix_madvise(map, (size_t)sr->size,
+			    POSIX_MADV_WILLNEED);
 	}
 	if (sr->mem != NULL) {
 		d->mapped = 1;
