@@ -2210,6 +2210,8 @@ pager_run(void *arg)
 			atomic_store_explicit(&g->released, r,
 			    memory_order_release);
 		}
+		if (g->advised < a)	/* after a jump */
+			g->advised = a - a % g->page;
 		if (a < g->end && a + PAGER_WILLNEED / 2 > g->advised) {
 			/* the next window read from the disk, if it is not
 			 * in the page cache, in large reads, not a page a
@@ -2302,7 +2304,6 @@ pager_end(struct fold_perfdata *d)
 	d->pager = NULL;
 }
 
-/* The records in [p, p + n) (file mode, or a pipe stream already read). */
 /*
  * A mapped file read up to offset upto: the pages below it that no queued
  * record is in are unmapped (their page cache stays; this process's memory
@@ -2340,6 +2341,7 @@ let_go(struct fold_perfdata *d, uint64_t upto)
 		d->ureleased = low;
 }
 
+/* The records in [p, p + n) (file mode, or a pipe stream already read). */
 static void
 records(struct fold_perfdata *d, const unsigned char *p, size_t n,
     uint64_t base, int truncated)
