@@ -54,23 +54,24 @@ static const char *const kname[] = {
 enum { R_NONE, R_STACK, R_WEIGHT, R_THREAD, R_PROCESS };
 
 /*
- * id table: the value of each element kept, by open addressing on the id
- * itself: xctrace numbers elements in the order it writes them, so the
- * ids of a row are neighbours in the table, and a ref to a recent element
- * finds it in a cache line touched lately (a mixing hash made each lookup
- * a cache miss: 40% of the time).  8 bytes a slot (16 took 10% more
- * time): ids below 2^32 (xctrace's count from 1), a value below 2^27 - 1
- * (a frame, binary or stack id); b (a number: weight, pid, tid) is kept
- * apart, in vals, for the few elements that have one.
+ * id table: the value of each element kept, by its id.  xctrace numbers
+ * the elements it writes from 1, in writing order: the ids are small and
+ * dense, so each has a slot in an array indexed by the id itself (4 bytes:
+ * kind << 27 | value, or its index in vals for the few elements with a
+ * number).  The array grows to cover an id only below 8 times the ids
+ * kept plus 2^16, so that its memory grows with the elements kept, never
+ * with how large an id is; any other id goes to an open-addressing table
+ * on a hash of it.  Values are below 2^27 - 1 (frame, binary or stack ids);
+ * 0 is an empty slot.
  */
 struct ident {
 	uint32_t id;
-	uint32_t ka;			/* kind << 27 | value (or its index
-					   in vals); 0: an empty slot */
+	uint32_t ka;			/* as a slot of the array */
 };
-#define IDKIND(e) ((int)((e)->ka >> 27))
+#define KAKIND(ka) ((int)((ka) >> 27))
 #define IDNONE 0x7ffffffu		/* NONE, stored */
-#define IDVAL(e) (((e)->ka & IDNONE) == IDNONE ? NONE : (e)->ka & IDNONE)
+#define KAVAL(ka) (((ka) & IDNONE) == IDNONE ? NONE : (ka) & IDNONE)
+#define DENSE_SLACK 65536u
 
 struct ctx {
 	int kind;
@@ -121,8 +122,10 @@ struct fold_xctrace_st {
 	uint32_t *bt;
 	size_t nbt, btcap;
 
-	struct ident *ids;
-	size_t idmask, nids;
+	uint32_t *dense;		/* by id */
+	size_t dcap;
+	struct ident *ids;		/* the rest, hashed */
+	size_t idmask, nhash, nids;
 	uint64_t *vals;
 	size_t nvals, vcap;
 
@@ -183,7 +186,7 @@ static const char export_hint[] =
 static inline size_t
 idslot(uint64_t id, size_t mask)
 {
-	return (size_t)id & mask;
+	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
 }
 
 /* kinds whose value is a number */
@@ -194,47 +197,62 @@ numeric(int kind)
 	    kind == K_THREAD;
 }
 
-static struct ident *
-id_find(struct fold_xctrace_st *st, uint64_t id)
+/* The slot of id: kind << 27 | value, or 0 when no element has it. */
+static inline uint32_t
+id_get(const struct fold_xctrace_st *st, uint64_t id)
 {
-	size_t i = idslot(id, st->idmask);
+	size_t i;
 
-	for (;; i = (i + 1) & st->idmask) {
+	if (id < st->dcap && st->dense[id] != 0)
+		return st->dense[id];
+	if (st->nhash == 0)
+		return 0;
+	for (i = idslot(id, st->idmask);; i = (i + 1) & st->idmask) {
 		if (st->ids[i].ka == 0)
-			return NULL;
+			return 0;
 		if (st->ids[i].id == id)
-			return &st->ids[i];
+			return st->ids[i].ka;
 	}
 }
 
-static int
-id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
-    uint64_t b)
+static void
+hash_put(struct fold_xctrace_st *st, uint64_t id, uint32_t ka)
 {
-	struct ident *old = st->ids, *e;
-	size_t i, n = st->idmask + 1;
+	struct ident *old = st->ids;
+	size_t i, j, n = st->idmask + 1;
 
-	if (2 * (st->nids + 1) > n) {
-		st->idmask = 2 * n - 1;
-		st->ids = xcalloc(2 * n, sizeof(*st->ids));
+	if (old == NULL || 2 * (st->nhash + 1) > n) {
+		n = old == NULL ? 0 : n;
+		st->idmask = n == 0 ? 1023 : 2 * n - 1;
+		st->ids = xcalloc(st->idmask + 1, sizeof(*st->ids));
 		for (i = 0; i < n; i++)
 			if (old[i].ka != 0) {
-				size_t j = idslot(old[i].id, st->idmask);
+				j = idslot(old[i].id, st->idmask);
 				while (st->ids[j].ka != 0)
 					j = (j + 1) & st->idmask;
 				st->ids[j] = old[i];
 			}
 		free(old);
 	}
-	for (i = idslot(id, st->idmask);; i = (i + 1) & st->idmask) {
-		e = &st->ids[i];
-		if (e->ka == 0)
-			break;
-		if (e->id == id)
-			return bad(st, "id=\"%llu\" given twice (a <%s>, then a "
-			    "<%s>)", (unsigned long long)id - 1,
-			    kname[IDKIND(e)], kname[kind]);
-	}
+	for (i = idslot(id, st->idmask); st->ids[i].ka != 0;
+	    i = (i + 1) & st->idmask)
+		;
+	st->ids[i].id = (uint32_t)id;
+	st->ids[i].ka = ka;
+	st->nhash++;
+}
+
+static int
+id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
+    uint64_t b)
+{
+	uint32_t ka = id_get(st, id);
+	size_t n;
+
+	if (ka != 0)
+		return bad(st, "id=\"%llu\" given twice (a <%s>, then a "
+		    "<%s>)", (unsigned long long)id - 1, kname[KAKIND(ka)],
+		    kname[kind]);
 	if (numeric(kind)) {
 		/* a thread: its process frame and tid, two in a row */
 		fold_grow(&st->vals, &st->vcap, st->nvals + 2,
@@ -248,9 +266,20 @@ id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
 		a = IDNONE;
 	else if (a >= IDNONE)
 		return bad(st, "more than 2^27 - 1 elements kept");
-	e->id = (uint32_t)id;
-	e->ka = (uint32_t)kind << 27 | a;
+	ka = (uint32_t)kind << 27 | a;
 	st->nids++;
+	if (id >= st->dcap && id < 8 * (uint64_t)st->nids + DENSE_SLACK) {
+		for (n = st->dcap ? st->dcap : DENSE_SLACK; n <= id; n *= 2)
+			;
+		st->dense = xrealloc(st->dense, n * sizeof(*st->dense));
+		memset(st->dense + st->dcap, 0,
+		    (n - st->dcap) * sizeof(*st->dense));
+		st->dcap = n;
+	}
+	if (id < st->dcap)
+		st->dense[id] = ka;
+	else
+		hash_put(st, id, ka);
 	return 0;
 }
 
@@ -258,9 +287,10 @@ static void
 id_reset(struct fold_xctrace_st *st)
 {
 	free(st->ids);
-	st->idmask = 1023;
-	st->ids = xcalloc(st->idmask + 1, sizeof(*st->ids));
-	st->nids = 0;
+	free(st->dense);
+	st->ids = NULL;
+	st->dense = NULL;
+	st->idmask = st->dcap = st->nhash = st->nids = 0;
 	st->nvals = 0;
 }
 
@@ -667,6 +697,38 @@ proc_name(struct fold_xctrace_st *st, const char *s, size_t n)
 	st->plen = short_copy(st->pname, s, n);
 }
 
+/* The attributes of a START we read, in one pass over them. */
+struct avals {
+	const char *ref, *id, *name, *addr;
+	size_t nref, nid, nname, naddr;
+};
+
+static void
+avals(const struct fold_xml *x, struct avals *av)
+{
+	const struct fold_xml_attr *t;
+	size_t i;
+
+	av->ref = av->id = av->name = av->addr = NULL;
+	av->nref = av->nid = av->nname = av->naddr = 0;
+	for (i = 0; i < x->nattrs; i++) {
+		t = &x->attrs[i];
+		if (t->nlen == 2 && t->name[0] == 'i' && t->name[1] == 'd') {
+			av->id = t->val;
+			av->nid = t->vlen;
+		} else if (t->nlen == 3 && memcmp(t->name, "ref", 3) == 0) {
+			av->ref = t->val;
+			av->nref = t->vlen;
+		} else if (t->nlen == 4 && memcmp(t->name, "name", 4) == 0) {
+			av->name = t->val;
+			av->nname = t->vlen;
+		} else if (t->nlen == 4 && memcmp(t->name, "addr", 4) == 0) {
+			av->addr = t->val;
+			av->naddr = t->vlen;
+		}
+	}
+}
+
 /* A START.  0, or -1 with why. */
 static int
 on_start(struct fold_xctrace_st *st)
@@ -677,8 +739,9 @@ on_start(struct fold_xctrace_st *st)
 	const char *v;
 	size_t vn;
 	uint64_t ref = 0;
-	struct ident *e;
+	uint32_t e;
 	int k;
+	struct avals av;
 
 	if (up != NULL && up->ref) {
 		st->skip = d;		/* a ref's content is not read */
@@ -707,22 +770,23 @@ on_start(struct fold_xctrace_st *st)
 	c->b = 0;
 	c->set = 0;
 	c->has = 0;
+	avals(x, &av);
 	if (k >= K_BT && k != K_SENTINEL) {
-		if ((v = fold_xml_attr(x, "ref", &vn)) != NULL) {
-			if (parse_id(st, "ref", v, vn, &ref) < 0)
+		if (av.ref != NULL) {
+			if (parse_id(st, "ref", av.ref, av.nref, &ref) < 0)
 				return -1;
-			e = id_find(st, ref);
-			if (e == NULL || IDKIND(e) != k)
-				return e == NULL ? bad(st, "<%.*s ref=\"%llu\">"
+			e = id_get(st, ref);
+			if (e == 0 || KAKIND(e) != k)
+				return e == 0 ? bad(st, "<%.*s ref=\"%llu\">"
 				    ": no element with that id before it",
 				    (int)x->nlen, x->name,
 				    (unsigned long long)ref - 1) :
 				    bad(st, "<%.*s ref=\"%llu\">: that id is a "
 				    "<%s>", (int)x->nlen, x->name,
 				    (unsigned long long)ref - 1,
-				    kname[IDKIND(e)]);
+				    kname[KAKIND(e)]);
 			/* the value goes up at END; nothing inside is read */
-			c->a = IDVAL(e);
+			c->a = KAVAL(e);
 			c->b = 0;
 			if (numeric(k)) {
 				c->b = st->vals[c->a];
@@ -732,8 +796,7 @@ on_start(struct fold_xctrace_st *st)
 			c->ref = 1;
 			return 0;
 		}
-		if ((v = fold_xml_attr(x, "id", &vn)) != NULL &&
-		    parse_id(st, "id", v, vn, &c->id) < 0)
+		if (av.id != NULL && parse_id(st, "id", av.id, av.nid, &c->id) < 0)
 			return -1;
 	}
 	switch (k) {
@@ -776,20 +839,21 @@ on_start(struct fold_xctrace_st *st)
 		break;
 	case K_FRAME:
 		st->nframes++;
-		v = fold_xml_attr(x, "name", &vn);
+		v = av.name;
+		vn = av.nname;
 		if (v != NULL && vn > 0) {
 			if (!st->named && !isaddr(v, vn))
 				st->named = 1;
 			c->a = named_frame(st, v, vn);
 			c->set = 1;
-		} else if ((v = fold_xml_attr(x, "addr", &vn)) != NULL &&
-		    vn > 0) {
+		} else if ((v = av.addr) != NULL && (vn = av.naddr) > 0) {
 			c->a = frame_text(st, v, vn);	/* till a binary */
 			c->b = 1;
 		}
 		break;
 	case K_BINARY:
-		v = fold_xml_attr(x, "name", &vn);
+		v = av.name;
+		vn = av.nname;
 		if (v != NULL && vn > 0) {
 			char *o = nroom(st, vn + 2);
 			o[0] = '[';
@@ -1155,9 +1219,10 @@ fold_xctrace_run(struct fold_xctrace *xc, int nfiles, char **files)
 
 /* ---- output ------------------------------------------------------------ */
 
+/* Append the text of stack sid to (*o)[*n...], after a ';' if after. */
 static void
 put_stack(struct fold_xctrace_st *st, uint32_t sid, char **o, size_t *cap,
-    size_t *n)
+    size_t *n, int after)
 {
 	struct fold_str s = fold_intern_str(&st->stacks, sid), f;
 	uint32_t fr;
@@ -1167,7 +1232,7 @@ put_stack(struct fold_xctrace_st *st, uint32_t sid, char **o, size_t *cap,
 		memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
 		f = fold_intern_str(&st->frames, fr);
 		fold_grow(o, cap, *n + f.len + 1, 1);
-		if (*n > 0)
+		if (i > 0 || after)
 			(*o)[(*n)++] = ';';
 		memcpy(*o + *n, f.s, f.len);
 		*n += f.len;
@@ -1178,52 +1243,59 @@ void
 fold_xctrace_print(struct fold_xctrace *xc)
 {
 	struct fold_xctrace_st *st = xc->st;
-	struct fold_intern texts;
+	struct fold_str *texts = NULL, s, f;
 	uint64_t *sums = NULL, v;
-	size_t scap = 0, k, nkeys, tcap = 0, tn;
-	uint32_t *ids, t, kb[2];
+	size_t k, m = 0, nkeys = st->ncap, tcap = 0, tn = 0, scap = 0;
+	uint32_t *ids, kb[2];
 	char *tx = NULL;
-	struct fold_str s, f;
 	int pidtid = (st->flags & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)) != 0;
 
-	fold_intern_init(&texts);
-	nkeys = st->ncap;
+	/*
+	 * The texts of the stacks counted, one after another.  Frames are
+	 * not empty and hold no ';' and distinct keys are distinct frame
+	 * sequences: distinct keys are distinct texts, no two to be summed.
+	 */
 	for (k = 0; k < nkeys; k++) {
 		v = (st->flags & FOLD_XCTRACE_WEIGHT) ? st->w[k] : st->n[k];
 		if (v == 0)
 			continue;
-		tn = 0;
+		fold_grow(&texts, &scap, m + 1, sizeof(*texts));
+		texts[m].s = (const char *)(uintptr_t)tn;	/* an offset */
 		if (pidtid) {
 			s = fold_intern_str(&st->keys, (uint32_t)k);
 			memcpy(kb, s.s, sizeof(kb));
 			f = fold_intern_str(&st->frames, kb[0]);
-			fold_grow(&tx, &tcap, f.len + 1, 1);
-			memcpy(tx, f.s, f.len);
-			tn = f.len;
-			put_stack(st, kb[1], &tx, &tcap, &tn);
+			fold_grow(&tx, &tcap, tn + f.len + 1, 1);
+			memcpy(tx + tn, f.s, f.len);
+			tn += f.len;
+			put_stack(st, kb[1], &tx, &tcap, &tn, 1);
 		} else
-			put_stack(st, (uint32_t)k, &tx, &tcap, &tn);
-		t = fold_intern(&texts, tx, tn, NULL);
-		fold_grow(&sums, &scap, (size_t)t + 1, sizeof(*sums));
-		/* distinct keys are distinct texts: no sum can overflow */
-		sums[t] += v;
+			put_stack(st, (uint32_t)k, &tx, &tcap, &tn, 0);
+		texts[m].len = tn - (size_t)(uintptr_t)texts[m].s;
+		m++;
 	}
-	free(tx);
-	k = fold_intern_count(&texts);
-	ids = xmalloc((k + 1) * sizeof(*ids));
-	for (tn = 0; tn < k; tn++)
-		ids[tn] = (uint32_t)tn;
-	fold_sort_names(ids, k, &texts);
-	for (tn = 0; tn < k; tn++) {
-		s = fold_intern_str(&texts, ids[tn]);
-		fo_write(s.s, s.len);
+	sums = xmalloc((m + 1) * sizeof(*sums));
+	ids = xmalloc((m + 1) * sizeof(*ids));
+	for (k = 0, m = 0; k < nkeys; k++) {
+		v = (st->flags & FOLD_XCTRACE_WEIGHT) ? st->w[k] : st->n[k];
+		if (v == 0)
+			continue;
+		texts[m].s = tx + (size_t)(uintptr_t)texts[m].s;
+		sums[m] = v;
+		ids[m] = (uint32_t)m;
+		m++;
+	}
+	fold_sort_strs(ids, m, texts);
+	for (k = 0; k < m; k++) {
+		fo_write(texts[ids[k]].s, texts[ids[k]].len);
 		fo_putc(' ');
-		fo_u64(sums[ids[tn]]);
+		fo_u64(sums[ids[k]]);
 		fo_putc('\n');
 	}
 	free(ids);
 	free(sums);
-	fold_intern_free(&texts);
+	free(texts);
+	free(tx);
 }
 
 int
@@ -1233,6 +1305,7 @@ fold_xctrace_end(struct fold_xctrace *xc)
 	int status = xc->status;
 
 	free(st->ids);
+	free(st->dense);
 	free(st->vals);
 	free(st->bt);
 	fold_intern_free(&st->raw);
