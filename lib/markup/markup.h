@@ -101,6 +101,28 @@ unsigned long long fold_xml_line(struct fold_xml *x);
  * *len its length. */
 const char *fold_xml_attr(const struct fold_xml *x, const char *name,
     size_t *len);
+/*
+ * A fast path for the parts of a document not used: when the next token is
+ * the start tag of an element, the whole element (to its end tag) read and
+ * checked as by fold_xml_next() but without events: 1, the last event its
+ * END (name set; depth as before).  0 when the quick scan cannot take it
+ * (references, CDATA, comments, instructions, blanks in an end tag, the
+ * element not whole in the data read; or the next token is not a start
+ * tag): nothing consumed, fold_xml_next() reads it, events and errors as
+ * ever.  Never an error of its own.
+ */
+int fold_xml_skip(struct fold_xml *x);
+/*
+ * The fast path for many small elements of one form: head is `<NAME ATTR=`
+ * and a quote, as a literal (NAME and ATTR well-formed names, one blank).
+ * When the next bytes are head, a value that needs no decoding (no '&',
+ * '<' or byte below 0x20), the quote and "/>", all in the data read, where
+ * an element may start: the element is consumed (as its START and END by
+ * fold_xml_next()), 1 with *val, *vlen its value (valid until the next
+ * call), the last event its END (name set).  Else 0, nothing consumed.
+ */
+int fold_xml_leaf(struct fold_xml *x, const char *head, size_t hlen,
+    const char **val, size_t *vlen);
 void fold_xml_free(struct fold_xml *x);
 
 /* ---- json.c: JSON (RFC 8259) ------------------------------------------ */

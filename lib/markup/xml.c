@@ -7,9 +7,10 @@
  * far changes nothing and returns NEED; more is read (the token moved to
  * the front of the buffer, which grows when it is full) and the token is
  * parsed again from its start.  Values are decoded in place, after their
- * tag is known to be whole: decoding never lengthens a value.  A NUL
- * byte always follows the data read (the buffer has a byte to spare), so
- * that the scans of names, blanks and values stop there by themselves.
+ * tag is known to be whole: decoding never lengthens a value.  PAD NUL
+ * bytes always follow the data read (the buffer has them to spare), so
+ * that the scans of names, blanks and values stop there by themselves,
+ * and those that look at 8 bytes at a time never read past the buffer.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,6 +22,21 @@
 #include "markup/markup.h"
 
 enum { OK = 0, NEED = 1, BAD = 2 };
+#define PAD 16
+
+/*
+ * Where little-endian words and a count of trailing zeros are at hand,
+ * scans look at 8 bytes at a time and find the first byte they stop at in
+ * the word from its flag bit; elsewhere a byte at a time.
+ */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORDS 1
+#define FIRST(m) ((size_t)__builtin_ctzll(m) >> 3)
+#else
+#define WORDS 0
+#define FIRST(m) ((size_t)0)
+#endif
 
 /* byte classes */
 enum { C_NAME = 1, C_START = 2, C_WS = 4, C_VAL = 8 };
@@ -78,8 +94,8 @@ fold_xml_init(struct fold_xml *x, int fd, const void *data, size_t n,
 	x->srclen = n;
 	x->chunk = chunk;
 	x->cap = 256 << 10;
-	x->buf = xmalloc(x->cap + 1);
-	x->buf[0] = '\0';
+	x->buf = xmalloc(x->cap + PAD);
+	memset(x->buf, 0, PAD);
 	x->line = 1;
 }
 
@@ -143,7 +159,7 @@ fill(struct fold_xml *x)
 			return -1;
 		}
 		x->cap *= 2;
-		x->buf = xrealloc(x->buf, x->cap + 1);
+		x->buf = xrealloc(x->buf, x->cap + PAD);
 	}
 	room = x->cap - x->end;
 	if (x->fd < 0) {
@@ -155,7 +171,7 @@ fill(struct fold_xml *x)
 		memcpy(x->buf + x->end, x->src + x->srcoff, n);
 		x->srcoff += n;
 		x->end += n;
-		x->buf[x->end] = '\0';
+		memset(x->buf + x->end, 0, PAD);
 		if (n == 0)
 			x->eof = 1;
 		return 0;
@@ -180,7 +196,7 @@ fill(struct fold_xml *x)
 		x->end += (size_t)r;
 		room -= (size_t)r;
 	}
-	x->buf[x->end] = '\0';
+	memset(x->buf + x->end, 0, PAD);
 	return 0;
 }
 
@@ -367,12 +383,114 @@ doctype(struct fold_xml *x)
 	return x->eof ? fail(x, x->pos, "input ends inside <!DOCTYPE") : NEED;
 }
 
+/*
+ * Past the bytes of a value that need no look, 8 at a time (most of a
+ * value: names are long): stops at or before the first quote q, '&', '<'
+ * or byte below 0x20 (tab, CR, LF), or where fewer than 8 bytes are left.
+ * A word has one of them when one of its bytes, xor'ed with it, is zero
+ * (the classic test: (v - 0x01..) & ~v & 0x80..), or is below 0x20.
+ */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+static inline size_t
+plain(const char *b, size_t i, size_t end, char q)
+{
+	uint64_t v, m, mq = ONES * (unsigned char)q, ma = ONES * '&',
+	    ml = ONES * '<';
+
+	/* with WORDS, the NUL at end stops it */
+	while (WORDS || i + 8 <= end) {
+		memcpy(&v, b + i, 8);
+		m = ((v ^ mq) - ONES) & ~(v ^ mq);
+		m |= ((v ^ ma) - ONES) & ~(v ^ ma);
+		m |= ((v ^ ml) - ONES) & ~(v ^ ml);
+		m |= (v - ONES * 0x20) & ~v;
+		if (m & HIGHS)
+			/* the lowest flag is exact (a borrow only goes up) */
+			return WORDS ? i + FIRST(m & HIGHS) : i;
+		i += 8;
+	}
+	return i;
+}
+
+/* Past the name characters from b[i] (none past the data read). */
+static inline size_t
+name_end(const char *b, size_t i)
+{
+	while ((cls[(unsigned char)b[i]] & C_NAME))
+		i++;
+	return i;
+}
+
+/*
+ * a[0..n) == b[0..n), n small (a name): with WORDS 8 bytes at a time, up
+ * to 7 read past n (the buffer's PAD, the names' slack).
+ */
+static inline int
+same(const char *a, const char *b, size_t n)
+{
+#if WORDS
+	uint64_t u, v;
+
+	for (; n >= 8; a += 8, b += 8, n -= 8) {
+		memcpy(&u, a, 8);
+		memcpy(&v, b, 8);
+		if (u != v)
+			return 0;
+	}
+	if (n == 0)
+		return 1;
+	memcpy(&u, a, 8);
+	memcpy(&v, b, 8);
+	return ((u ^ v) << (64 - 8 * n)) == 0;
+#else
+	return memcmp(a, b, n) == 0;
+#endif
+}
+
+/* The first '<', '&' or NUL at or after b[i] (the NUL at end stops it). */
+static inline size_t
+text_end(const char *b, size_t i)
+{
+#if WORDS
+	uint64_t v, m, ma = ONES * '&', ml = ONES * '<';
+
+	for (;; i += 8) {
+		memcpy(&v, b + i, 8);
+		m = ((v ^ ma) - ONES) & ~(v ^ ma);
+		m |= ((v ^ ml) - ONES) & ~(v ^ ml);
+		m |= (v - ONES) & ~v;
+		if (m & HIGHS)
+			return i + FIRST(m & HIGHS);
+	}
+#else
+	while (b[i] != '<' && b[i] != '&' && b[i] != '\0')
+		i++;
+	return i;
+#endif
+}
+
 static int
 end_tag(struct fold_xml *x)
 {
-	size_t i = x->pos + 2, s = i, top;
+	size_t i = x->pos + 2, s = i, top, n;
 	const char *open;
 
+	if (x->depth > 0) {
+		/* the name of the open element, then '>': the usual case */
+		top = x->nstart[x->depth - 1];
+		n = x->nused - top;
+		if (i + n < x->end && x->buf[i + n] == '>' &&
+		    same(x->buf + i, x->names + top, n)) {
+			x->name = x->buf + i;
+			x->nlen = n;
+			x->nused = top;
+			x->depth--;
+			x->pos = i + n + 1;
+			x->type = FOLD_XML_END;
+			return OK;
+		}
+	}
 	while ((cls[(unsigned char)x->buf[i]] & C_NAME))
 		i++;
 	x->name = x->buf + s;
@@ -401,34 +519,6 @@ end_tag(struct fold_xml *x)
 	return OK;
 }
 
-/*
- * Past the bytes of a value that need no look, 8 at a time (most of a
- * value: names are long): stops at or before the first quote q, '&', '<'
- * or byte below 0x20 (tab, CR, LF), or where fewer than 8 bytes are left.
- * A word has one of them when one of its bytes, xor'ed with it, is zero
- * (the classic test: (v - 0x01..) & ~v & 0x80..), or is below 0x20.
- */
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-static inline size_t
-plain(const char *b, size_t i, size_t end, char q)
-{
-	uint64_t v, m, mq = ONES * (unsigned char)q, ma = ONES * '&',
-	    ml = ONES * '<';
-
-	while (i + 8 <= end) {
-		memcpy(&v, b + i, 8);
-		m = ((v ^ mq) - ONES) & ~(v ^ mq);
-		m |= ((v ^ ma) - ONES) & ~(v ^ ma);
-		m |= ((v ^ ml) - ONES) & ~(v ^ ml);
-		m |= (v - ONES * 0x20) & ~v;
-		if (m & HIGHS)
-			break;
-		i += 8;
-	}
-	return i;
-}
-
 static int
 start_tag(struct fold_xml *x)
 {
@@ -443,8 +533,7 @@ start_tag(struct fold_xml *x)
 	s = i;
 	if (!(cls[(unsigned char)b[i]] & C_START))
 		return fail(x, i, "'<' not followed by a name");
-	while ((cls[(unsigned char)b[i]] & C_NAME))
-		i++;
+	i = name_end(b, i);
 	x->name = b + s;
 	x->nlen = i - s;
 	for (;;) {
@@ -468,8 +557,7 @@ start_tag(struct fold_xml *x)
 			    sizeof(*x->attrs));
 		a = &x->attrs[na];
 		a->name = b + i;
-		while ((cls[(unsigned char)b[i]] & C_NAME))
-			i++;
+		i = name_end(b, i);
 		a->nlen = (size_t)(b + i - a->name);
 		while ((cls[(unsigned char)b[i]] & C_WS))
 			i++;
@@ -545,8 +633,10 @@ start_tag(struct fold_xml *x)
 		    FOLD_XML_MAXDEPTH);
 	x->root = 1;
 	x->nstart[x->depth] = x->nused;
-	fold_grow(&x->names, &x->ncap, x->nused + x->nlen, 1);
-	memcpy(x->names + x->nused, x->name, x->nlen);
+	/* 8 bytes at a time: PAD bytes after the name, 16 of slack */
+	fold_grow(&x->names, &x->ncap, x->nused + x->nlen + 16, 1);
+	for (k = 0; k < x->nlen; k += 8)
+		memcpy(x->names + x->nused + k, x->name + k, 8);
 	x->nused += x->nlen;
 	x->depth++;
 	x->nattrs = na;
@@ -702,4 +792,139 @@ fold_xml_attr(const struct fold_xml *x, const char *name, size_t *len)
 			return x->attrs[i].val;
 		}
 	return NULL;
+}
+
+/*
+ * fold_xml_skip(): the quick scan of a whole element, for the parts of a
+ * document a reader does not use.  It takes only what fold_xml_next()
+ * would take without an error and without a change (tags and text without
+ * references, blanks only between attributes, end tags written as
+ * "</name>"), all of it in the data read: anything else and it gives up,
+ * nothing consumed, for fold_xml_next() to read (and check, and report)
+ * from the same place.
+ */
+int
+fold_xml_skip(struct fold_xml *x)
+{
+	const char *b = x->buf, *an[FOLD_XML_MAXATTRS];
+	size_t i = x->pos, end = x->end, s, nl, al[FOLD_XML_MAXATTRS], k;
+	size_t ns[FOLD_XML_MAXDEPTH], nn[FOLD_XML_MAXDEPTH];
+	unsigned d = 0;
+	int na, j;
+	char q;
+
+	if (x->err || x->pend || !x->began || x->depth == 0 || i + 1 >= end ||
+	    b[i] != '<' || !(cls[(unsigned char)b[i + 1]] & C_START))
+		return 0;
+	for (;;) {
+		if (b[i] != '<') {
+			/* text: up to the next '<', with no reference */
+			while ((i = text_end(b, i)) < end && b[i] == '\0')
+				i++;	/* a NUL in the text */
+			if (i >= end || b[i] == '&')
+				return 0;
+		}
+		if (i + 1 >= end)
+			return 0;
+		if (b[i + 1] == '/') {
+			/* the end tag of the element open, written whole */
+			k = nn[d - 1];
+			if (i + 2 + k >= end || b[i + 2 + k] != '>' ||
+			    !same(b + i + 2, b + ns[d - 1], k))
+				return 0;
+			i += 3 + k;
+			if (--d == 0)
+				break;
+			continue;
+		}
+		if (!(cls[(unsigned char)b[i + 1]] & C_START))
+			return 0;	/* <! <? or a bad name */
+		s = i + 1;
+		i = name_end(b, s);
+		nl = i - s;
+		if (nl > FOLD_XML_MAXNAME || x->depth + d >= FOLD_XML_MAXDEPTH)
+			return 0;	/* (<a/> too goes one deeper) */
+		for (na = 0;; na++) {
+			k = i;
+			while ((cls[(unsigned char)b[i]] & C_WS))
+				i++;
+			if (b[i] == '>' || b[i] == '/' || i >= end)
+				break;
+			if (i == k || na == FOLD_XML_MAXATTRS ||
+			    !(cls[(unsigned char)b[i]] & C_START))
+				return 0;
+			an[na] = b + i;
+			i = name_end(b, i);
+			al[na] = (size_t)(b + i - an[na]);
+			for (j = 0; j < na; j++)
+				if (al[j] == al[na] &&
+				    memcmp(an[j], an[na], al[na]) == 0)
+					return 0;
+			q = b[i + 1];
+			if (b[i] != '=' || (q != '"' && q != '\''))
+				return 0;
+			i = plain(b, i + 2, end, q);
+			while (!(cls[(unsigned char)b[i]] & C_VAL))
+				i++;
+			if (b[i] != q || i >= end)
+				return 0;
+			i++;
+		}
+		if (i + 1 >= end)
+			return 0;
+		if (b[i] == '/') {
+			if (b[i + 1] != '>')
+				return 0;
+			i += 2;
+			if (d == 0)
+				break;	/* <a/> */
+			continue;
+		}
+		/* '>': one deeper */
+		ns[d] = s;
+		nn[d++] = nl;
+		i++;
+	}
+	x->at = x->pos;
+	x->name = b + x->pos + 1;
+	x->nlen = (size_t)(name_end(b, x->pos + 1) - x->pos - 1);
+	x->pos = i;
+	x->type = FOLD_XML_END;
+	return 1;
+}
+
+/*
+ * fold_xml_leaf(): head is the caller's `<NAME ATTR=` and a quote, names
+ * well formed.  The next bytes are head, a value of bytes that need no
+ * decoding, the quote and "/>", all in the data read, where an element may
+ * start: they are consumed (the START and END fold_xml_next() would have
+ * given), 1.  Else 0, nothing consumed.
+ */
+int
+fold_xml_leaf(struct fold_xml *x, const char *head, size_t hlen,
+    const char **val, size_t *vlen)
+{
+	const char *b = x->buf;
+	size_t i = x->pos, v;
+
+	if (x->err || x->pend || x->depth == 0 ||
+	    x->depth >= FOLD_XML_MAXDEPTH || i + hlen + 3 > x->end ||
+	    memcmp(b + i, head, hlen) != 0)
+		return 0;
+	v = i + hlen;
+	i = plain(b, v, x->end, head[hlen - 1]);
+	while (!(cls[(unsigned char)b[i]] & C_VAL))
+		i++;
+	if (b[i] != head[hlen - 1] || i + 2 >= x->end || b[i + 1] != '/' ||
+	    b[i + 2] != '>')
+		return 0;
+	x->at = x->pos;
+	x->name = b + x->pos + 1;
+	for (x->nlen = 0; head[x->nlen + 1] != ' '; x->nlen++)
+		;
+	*val = b + v;
+	*vlen = i - v;
+	x->pos = i + 3;
+	x->type = FOLD_XML_END;
+	return 1;
 }

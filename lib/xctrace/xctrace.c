@@ -622,6 +622,27 @@ kind_of(struct fold_xctrace_st *st, const struct ctx *up, const char *nm,
 	return K_SKIP;
 }
 
+/* The next cell of the row has a column we do not use (kind_of() would
+ * say K_SKIP whatever its name). */
+static int
+cell_unused(const struct fold_xctrace_st *st)
+{
+	unsigned fl = st->flags;
+
+	if (!st->schema)
+		return 0;
+	switch (st->col < st->ncols ? st->roles[st->col] : R_NONE) {
+	case R_STACK:
+		return 0;
+	case R_WEIGHT:
+		return !(fl & FOLD_XCTRACE_WEIGHT);
+	case R_THREAD:
+	case R_PROCESS:
+		return !(fl & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID));
+	}
+	return 1;
+}
+
 /* copy at most MAXSHORT - 1 bytes */
 static size_t
 short_copy(char *dst, const char *s, size_t n)
@@ -729,6 +750,85 @@ avals(const struct fold_xml *x, struct avals *av)
 	}
 }
 
+/* The slot of the element of kind k that ref="v" names: 0 with *e, or -1
+ * with why. */
+static int
+ref_slot(struct fold_xctrace_st *st, int k, const char *v, size_t vn,
+    uint32_t *e)
+{
+	const struct fold_xml *x = &st->xml;
+	uint64_t ref;
+
+	if (parse_id(st, "ref", v, vn, &ref) < 0)
+		return -1;
+	*e = id_get(st, ref);
+	if (*e == 0)
+		return bad(st, "<%.*s ref=\"%llu\">: no element with that id "
+		    "before it", (int)x->nlen, x->name,
+		    (unsigned long long)ref - 1);
+	if (KAKIND(*e) != k)
+		return bad(st, "<%.*s ref=\"%llu\">: that id is a <%s>",
+		    (int)x->nlen, x->name, (unsigned long long)ref - 1,
+		    kname[KAKIND(*e)]);
+	return 0;
+}
+
+/*
+ * The fast path of the elements most written: refs written
+ * <frame ref="N"/> in a backtrace, <binary ref="N"/> in a frame,
+ * <backtrace ref="N"/> as a row's stack cell (fold_xml_leaf()), and the
+ * cells of columns not used (fold_xml_skip()): what on_start() and
+ * on_end() would do with them, without their events.  1: one taken; 0:
+ * none (fold_xml_next() reads on); -1: an error (why set).
+ */
+static int
+fast(struct fold_xctrace_st *st)
+{
+	struct fold_xml *x = &st->xml;
+	struct ctx *c = &st->cx[x->depth];
+	const char *v;
+	size_t vn;
+	uint32_t e;
+
+	switch (c->kind) {
+	case K_ROW:
+		if (cell_unused(st)) {
+			if (!fold_xml_skip(x))
+				return 0;
+			st->col++;	/* as kind_of() counts it */
+			return 1;
+		}
+		if (st->col >= st->ncols || st->roles[st->col] != R_STACK ||
+		    !fold_xml_leaf(x, "<backtrace ref=\"", 16, &v, &vn))
+			return 0;
+		st->col++;
+		if (ref_slot(st, K_BT, v, vn, &e) < 0)
+			return -1;
+		st->rstack = KAVAL(e);
+		return 1;
+	case K_BT:
+	case K_TBT:
+		if (c->ref || !fold_xml_leaf(x, "<frame ref=\"", 12, &v, &vn))
+			return 0;
+		if (ref_slot(st, K_FRAME, v, vn, &e) < 0)
+			return -1;
+		fold_grow(&st->bt, &st->btcap, st->nbt + 1, sizeof(*st->bt));
+		st->bt[st->nbt++] = KAVAL(e);
+		return 1;
+	case K_FRAME:
+		if (c->ref || !fold_xml_leaf(x, "<binary ref=\"", 13, &v, &vn))
+			return 0;
+		if (ref_slot(st, K_BINARY, v, vn, &e) < 0)
+			return -1;
+		if (KAVAL(e) != NONE && !c->set) {
+			c->a = KAVAL(e);
+			c->set = 1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 /* A START.  0, or -1 with why. */
 static int
 on_start(struct fold_xctrace_st *st)
@@ -738,7 +838,6 @@ on_start(struct fold_xctrace_st *st)
 	struct ctx *c = &st->cx[d], *up = d > 1 ? &st->cx[d - 1] : NULL;
 	const char *v;
 	size_t vn;
-	uint64_t ref = 0;
 	uint32_t e;
 	int k;
 	struct avals av;
@@ -773,18 +872,8 @@ on_start(struct fold_xctrace_st *st)
 	avals(x, &av);
 	if (k >= K_BT && k != K_SENTINEL) {
 		if (av.ref != NULL) {
-			if (parse_id(st, "ref", av.ref, av.nref, &ref) < 0)
+			if (ref_slot(st, k, av.ref, av.nref, &e) < 0)
 				return -1;
-			e = id_get(st, ref);
-			if (e == 0 || KAKIND(e) != k)
-				return e == 0 ? bad(st, "<%.*s ref=\"%llu\">"
-				    ": no element with that id before it",
-				    (int)x->nlen, x->name,
-				    (unsigned long long)ref - 1) :
-				    bad(st, "<%.*s ref=\"%llu\">: that id is a "
-				    "<%s>", (int)x->nlen, x->name,
-				    (unsigned long long)ref - 1,
-				    kname[KAKIND(e)]);
 			/* the value goes up at END; nothing inside is read */
 			c->a = KAVAL(e);
 			c->b = 0;
@@ -1068,7 +1157,7 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 {
 	struct fold_xctrace_st *st = xc->st;
 	struct fold_xml *x = &st->xml;
-	int t, r = 0, refused = 0;
+	int t, r = 0, f, refused = 0;
 	unsigned long long line = 0;
 
 	st->name = name;
@@ -1082,6 +1171,11 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 	id_reset(st);
 	fold_xml_init(x, fd, data, n, chunk);
 	for (;;) {
+		if (!st->skip && (f = fast(st)) != 0) {
+			if (f < 0)
+				break;
+			continue;
+		}
 		t = fold_xml_next(x);
 		if (t == FOLD_XML_START) {
 			if (st->skip)
