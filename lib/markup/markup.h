@@ -89,6 +89,12 @@ struct fold_xml {
 	char *names;			/* open elements' names */
 	size_t ncap, nused;
 	size_t nstart[FOLD_XML_MAXDEPTH + 1];
+	struct fold_xml_hc {		/* heads `<NAME ATTR=` + quote seen */
+		uint64_t key;		/* their first 8 bytes */
+		unsigned char len, nlen, alen;
+		char s[40];
+	} hc[64];			/* 32 sets of 2 */
+	unsigned char hcway[32];
 };
 /* From descriptor fd (read, not closed), or when fd < 0 from data[0..n)
  * handed over chunk bytes at a time (0: large reads; small ones test the
@@ -113,15 +119,21 @@ const char *fold_xml_attr(const struct fold_xml *x, const char *name,
  */
 int fold_xml_skip(struct fold_xml *x);
 /*
- * The fast path for many small elements of one form: head is `<NAME ATTR=`
- * and a quote, as a literal (NAME and ATTR well-formed names, one blank).
- * When the next bytes are head, a value that needs no decoding (no '&',
- * '<' or byte below 0x20), the quote and "/>", all in the data read, where
- * an element may start: the element is consumed (as its START and END by
+ * The fast path for many small elements of one form, given as a head:
+ * `<NAME ATTR=` and a quote (well-formed names, one blank), made once by
+ * fold_xml_head() (-1: not such a head).  When the next bytes are the
+ * head, a value that needs no decoding (no '&', '<' or byte below 0x20),
+ * the quote and "/>", all in the data read, where an element may start:
+ * fold_xml_leaf() consumes the element (as its START and END by
  * fold_xml_next()), 1 with *val, *vlen its value (valid until the next
  * call), the last event its END (name set).  Else 0, nothing consumed.
  */
-int fold_xml_leaf(struct fold_xml *x, const char *head, size_t hlen,
+struct fold_xml_head {
+	char s[64];			/* the bytes, NUL padded */
+	size_t len, nlen;		/* its length, NAME's */
+};
+int fold_xml_head(struct fold_xml_head *h, const char *head);
+int fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
     const char **val, size_t *vlen);
 void fold_xml_free(struct fold_xml *x);
 

@@ -29,6 +29,8 @@ enum { OK = 0, NEED = 1, BAD = 2 };
  * scans look at 8 bytes at a time and find the first byte they stop at in
  * the word from its flag bit; elsewhere a byte at a time.
  */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define WORDS 1
@@ -36,6 +38,13 @@ enum { OK = 0, NEED = 1, BAD = 2 };
 #else
 #define WORDS 0
 #define FIRST(m) ((size_t)0)
+#endif
+/* and SSE2 (every x86-64) to look at 16 */
+#if WORDS && defined(__SSE2__)
+#include <emmintrin.h>
+#define SSE2 1
+#else
+#define SSE2 0
 #endif
 
 /* byte classes */
@@ -302,8 +311,28 @@ decode(struct fold_xml *x, char *s, size_t *n, int attr)
 	size_t i = 0, j = 0, len = *n, k, on;
 	char o[4];
 	unsigned char c;
+#if WORDS
+	uint64_t v, m, ma = ONES * '&', ml = ONES * '<';
+#endif
 
 	while (i < len) {
+#if WORDS
+		/* a run that stays as it is: '&', '<' and below 0x20 stop it */
+		if (i + 8 <= len) {
+			memcpy(&v, s + i, 8);
+			m = ((v ^ ma) - ONES) & ~(v ^ ma);
+			m |= ((v ^ ml) - ONES) & ~(v ^ ml);
+			m |= (v - ONES * 0x20) & ~v;
+			k = m & HIGHS ? FIRST(m & HIGHS) : 8;
+			if (j == i)
+				i = j += k;
+			else
+				while (k-- > 0)
+					s[j++] = s[i++];
+			if (i >= len)
+				break;
+		}
+#endif
 		c = (unsigned char)s[i];
 		if (c == '&') {
 			k = entity(x, s + i, len - i, o, &on);
@@ -390,11 +419,28 @@ doctype(struct fold_xml *x)
  * A word has one of them when one of its bytes, xor'ed with it, is zero
  * (the classic test: (v - 0x01..) & ~v & 0x80..), or is below 0x20.
  */
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
 static inline size_t
 plain(const char *b, size_t i, size_t end, char q)
 {
+#if SSE2
+	/* 16 at a time: the first of them exactly, from a bit mask */
+	const __m128i mq = _mm_set1_epi8(q), ma = _mm_set1_epi8('&'),
+	    ml = _mm_set1_epi8('<'), mc = _mm_set1_epi8(0x1f),
+	    zero = _mm_setzero_si128();
+	__m128i v, t;
+	unsigned m;
+
+	(void)end;	/* the NUL at end stops it */
+	for (;; i += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+		t = _mm_or_si128(_mm_cmpeq_epi8(v, mq), _mm_cmpeq_epi8(v, ma));
+		t = _mm_or_si128(t, _mm_cmpeq_epi8(v, ml));
+		t = _mm_or_si128(t, _mm_cmpeq_epi8(_mm_subs_epu8(v, mc), zero));
+		m = (unsigned)_mm_movemask_epi8(t);
+		if (m != 0)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#else
 	uint64_t v, m, mq = ONES * (unsigned char)q, ma = ONES * '&',
 	    ml = ONES * '<';
 
@@ -411,6 +457,7 @@ plain(const char *b, size_t i, size_t end, char q)
 		i += 8;
 	}
 	return i;
+#endif
 }
 
 /* Past the name characters from b[i] (none past the data read). */
@@ -468,6 +515,68 @@ text_end(const char *b, size_t i)
 		i++;
 	return i;
 #endif
+}
+
+/*
+ * The head cache: the heads `<NAME ATTR=` and a quote (one blank) of start
+ * tags read whole and well formed, by their first 8 bytes, so that a tag
+ * that begins with one of them is known to, without its names scanned and
+ * checked again.  Only a filter on exact bytes: a tag not found is read
+ * the long way.
+ */
+#define HC_MAX 32			/* the longest head kept */
+
+static inline size_t
+hc_set(uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 59);
+}
+
+/* The head that begins b[0..n), or NULL (8 bytes readable at b). */
+static inline const struct fold_xml_hc *
+hc_find(const struct fold_xml *x, const char *b, size_t n)
+{
+	const struct fold_xml_hc *e;
+	uint64_t key;
+
+	memcpy(&key, b, 8);
+	e = &x->hc[2 * hc_set(key)];
+	if (e->key == key && e->len != 0 && e->len <= n &&
+	    same(b, e->s, e->len))
+		return e;
+	e++;
+	if (e->key == key && e->len != 0 && e->len <= n &&
+	    same(b, e->s, e->len))
+		return e;
+	return NULL;
+}
+
+/*
+ * Keep the head of the start tag at b (name nlen bytes, then its first
+ * attribute's name at an, alen bytes), just read whole and well formed,
+ * if it is written `<NAME ATTR=` and a quote.
+ */
+static void
+hc_add(struct fold_xml *x, const char *b, size_t nlen, const char *an,
+    size_t alen)
+{
+	struct fold_xml_hc *e;
+	size_t len = nlen + alen + 4, set;
+	uint64_t key;
+
+	if (len > HC_MAX || an != b + nlen + 2 || b[nlen + 1] != ' ' ||
+	    an[alen] != '=' || (an[alen + 1] != '"' && an[alen + 1] != '\''))
+		return;
+	memcpy(&key, b, 8);
+	set = hc_set(key);
+	e = &x->hc[2 * set + x->hcway[set]];
+	x->hcway[set] ^= 1;
+	e->key = key;
+	e->len = (unsigned char)len;
+	e->nlen = (unsigned char)nlen;
+	e->alen = (unsigned char)alen;
+	memset(e->s, 0, sizeof(e->s));
+	memcpy(e->s, b, len);
 }
 
 static int
@@ -529,8 +638,23 @@ start_tag(struct fold_xml *x)
 	unsigned char c;
 	int hasamp;
 	uint64_t special = 0;
+	const struct fold_xml_hc *h = hc_find(x, b + x->pos, x->end - x->pos);
 
 	s = i;
+	if (h != NULL) {
+		/* the name and first attribute of a head seen before */
+		x->name = b + s;
+		x->nlen = h->nlen;
+		if (x->attrcap == 0)
+			fold_grow(&x->attrs, &x->attrcap, 8,
+			    sizeof(*x->attrs));
+		a = &x->attrs[0];
+		a->name = b + s + h->nlen + 1;
+		a->nlen = h->alen;
+		q = h->s[h->len - 1];
+		i = x->pos + h->len;
+		goto value;
+	}
 	if (!(cls[(unsigned char)b[i]] & C_START))
 		return fail(x, i, "'<' not followed by a name");
 	i = name_end(b, i);
@@ -574,6 +698,7 @@ start_tag(struct fold_xml *x)
 		if (q != '"' && q != '\'')
 			return fail(x, i, "attribute value not quoted");
 		i++;
+value:
 		a->val = b + i;
 		hasamp = 0;
 		for (;;) {
@@ -631,6 +756,9 @@ start_tag(struct fold_xml *x)
 	if (x->depth == FOLD_XML_MAXDEPTH)
 		return fail(x, x->pos, "elements nested more than %d deep",
 		    FOLD_XML_MAXDEPTH);
+	if (h == NULL && na > 0)
+		hc_add(x, b + x->pos, x->nlen, x->attrs[0].name,
+		    x->attrs[0].nlen);
 	x->root = 1;
 	x->nstart[x->depth] = x->nused;
 	/* 8 bytes at a time: PAD bytes after the name, 16 of slack */
@@ -807,6 +935,7 @@ int
 fold_xml_skip(struct fold_xml *x)
 {
 	const char *b = x->buf, *an[FOLD_XML_MAXATTRS];
+	const struct fold_xml_hc *h;
 	size_t i = x->pos, end = x->end, s, nl, al[FOLD_XML_MAXATTRS], k;
 	size_t ns[FOLD_XML_MAXDEPTH], nn[FOLD_XML_MAXDEPTH];
 	unsigned d = 0;
@@ -837,13 +966,24 @@ fold_xml_skip(struct fold_xml *x)
 				break;
 			continue;
 		}
+		if (x->depth + d >= FOLD_XML_MAXDEPTH)
+			return 0;	/* (<a/> too goes one deeper) */
+		s = i + 1;
+		if ((h = hc_find(x, b + i, end - i)) != NULL) {
+			nl = h->nlen;
+			an[0] = b + s + nl + 1;
+			al[0] = h->alen;
+			q = h->s[h->len - 1];
+			i += h->len;
+			na = 0;
+			goto value;
+		}
 		if (!(cls[(unsigned char)b[i + 1]] & C_START))
 			return 0;	/* <! <? or a bad name */
-		s = i + 1;
 		i = name_end(b, s);
 		nl = i - s;
-		if (nl > FOLD_XML_MAXNAME || x->depth + d >= FOLD_XML_MAXDEPTH)
-			return 0;	/* (<a/> too goes one deeper) */
+		if (nl > FOLD_XML_MAXNAME)
+			return 0;
 		for (na = 0;; na++) {
 			k = i;
 			while ((cls[(unsigned char)b[i]] & C_WS))
@@ -863,7 +1003,11 @@ fold_xml_skip(struct fold_xml *x)
 			q = b[i + 1];
 			if (b[i] != '=' || (q != '"' && q != '\''))
 				return 0;
-			i = plain(b, i + 2, end, q);
+			if (na == 0)
+				hc_add(x, b + s - 1, nl, an[0], al[0]);
+			i += 2;
+value:
+			i = plain(b, i, end, q);
 			while (!(cls[(unsigned char)b[i]] & C_VAL))
 				i++;
 			if (b[i] != q || i >= end)
@@ -893,35 +1037,52 @@ fold_xml_skip(struct fold_xml *x)
 	return 1;
 }
 
-/*
- * fold_xml_leaf(): head is the caller's `<NAME ATTR=` and a quote, names
- * well formed.  The next bytes are head, a value of bytes that need no
- * decoding, the quote and "/>", all in the data read, where an element may
- * start: they are consumed (the START and END fold_xml_next() would have
- * given), 1.  Else 0, nothing consumed.
- */
 int
-fold_xml_leaf(struct fold_xml *x, const char *head, size_t hlen,
+fold_xml_head(struct fold_xml_head *h, const char *head)
+{
+	size_t n = strlen(head), i = 1;
+
+	init_cls();
+	memset(h, 0, sizeof(*h));
+	if (n < 6 || n > sizeof(h->s) - 8 || head[0] != '<' ||
+	    !(cls[(unsigned char)head[1]] & C_START))
+		return -1;
+	i = name_end(head, 1);
+	h->nlen = i - 1;
+	if (head[i++] != ' ' || !(cls[(unsigned char)head[i]] & C_START))
+		return -1;
+	i = name_end(head, i);
+	if (i + 2 != n || head[i] != '=' ||
+	    (head[i + 1] != '"' && head[i + 1] != '\''))
+		return -1;
+	memcpy(h->s, head, n);
+	h->len = n;
+	return 0;
+}
+
+/* (see markup.h) */
+int
+fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
     const char **val, size_t *vlen)
 {
 	const char *b = x->buf;
-	size_t i = x->pos, v;
+	size_t i = x->pos, v, n = h->len;
+	char q = n > 0 ? h->s[n - 1] : '"';
 
-	if (x->err || x->pend || x->depth == 0 ||
-	    x->depth >= FOLD_XML_MAXDEPTH || i + hlen + 3 > x->end ||
-	    memcmp(b + i, head, hlen) != 0)
+	if (n == 0 || x->err || x->pend || x->depth == 0 ||
+	    x->depth >= FOLD_XML_MAXDEPTH || i + n + 3 > x->end ||
+	    !same(b + i, h->s, n))
 		return 0;
-	v = i + hlen;
-	i = plain(b, v, x->end, head[hlen - 1]);
+	v = i + n;
+	i = plain(b, v, x->end, q);
 	while (!(cls[(unsigned char)b[i]] & C_VAL))
 		i++;
-	if (b[i] != head[hlen - 1] || i + 2 >= x->end || b[i + 1] != '/' ||
+	if (b[i] != q || i + 2 >= x->end || b[i + 1] != '/' ||
 	    b[i + 2] != '>')
 		return 0;
 	x->at = x->pos;
 	x->name = b + x->pos + 1;
-	for (x->nlen = 0; head[x->nlen + 1] != ' '; x->nlen++)
-		;
+	x->nlen = h->nlen;
 	*val = b + v;
 	*vlen = i - v;
 	x->pos = i + 3;

@@ -90,6 +90,7 @@ struct fold_xctrace_st {
 	char why[512];
 
 	struct ctx cx[FOLD_XML_MAXDEPTH + 2];
+	struct fold_xml_head hframe, hbinary, hbt;	/* fast(): refs */
 	unsigned skip;			/* > 0: inside a skipped subtree
 					   opened at this depth */
 
@@ -294,28 +295,35 @@ id_reset(struct fold_xctrace_st *st)
 	st->nvals = 0;
 }
 
-/* A decimal id or ref value: 1 with *v (plus 1: 0 is "none"), or -1. */
 static int
+not_id(struct fold_xctrace_st *st, const char *what, const char *s,
+    size_t n)
+{
+	return bad(st, "%s=\"%.*s\" is not a number", what,
+	    (int)(n > 40 ? 40 : n), s);
+}
+
+/* A decimal id or ref value: 1 with *v (plus 1: 0 is "none"), or -1. */
+static inline int
 parse_id(struct fold_xctrace_st *st, const char *what, const char *s,
     size_t n, uint64_t *v)
 {
 	uint64_t x = 0;
+	unsigned d;
 	size_t i;
 
 	if (n == 0 || n > 10)
-		goto no;
+		return not_id(st, what, s, n);
 	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			goto no;
-		x = x * 10 + (uint64_t)(s[i] - '0');
+		d = (unsigned)((unsigned char)s[i] - '0');
+		if (d > 9)
+			return not_id(st, what, s, n);
+		x = x * 10 + d;
 	}
 	if (x >= 0xffffffffULL)
-		goto no;
+		return not_id(st, what, s, n);
 	*v = x + 1;
 	return 1;
-no:
-	return bad(st, "%s=\"%.*s\" is not a number", what,
-	    (int)(n > 40 ? 40 : n), s);
 }
 
 /* ---- frames ------------------------------------------------------------ */
@@ -757,7 +765,7 @@ ref_slot(struct fold_xctrace_st *st, int k, const char *v, size_t vn,
     uint32_t *e)
 {
 	const struct fold_xml *x = &st->xml;
-	uint64_t ref;
+	uint64_t ref = 0;
 
 	if (parse_id(st, "ref", v, vn, &ref) < 0)
 		return -1;
@@ -799,7 +807,7 @@ fast(struct fold_xctrace_st *st)
 			return 1;
 		}
 		if (st->col >= st->ncols || st->roles[st->col] != R_STACK ||
-		    !fold_xml_leaf(x, "<backtrace ref=\"", 16, &v, &vn))
+		    !fold_xml_leaf(x, &st->hbt, &v, &vn))
 			return 0;
 		st->col++;
 		if (ref_slot(st, K_BT, v, vn, &e) < 0)
@@ -808,7 +816,7 @@ fast(struct fold_xctrace_st *st)
 		return 1;
 	case K_BT:
 	case K_TBT:
-		if (c->ref || !fold_xml_leaf(x, "<frame ref=\"", 12, &v, &vn))
+		if (c->ref || !fold_xml_leaf(x, &st->hframe, &v, &vn))
 			return 0;
 		if (ref_slot(st, K_FRAME, v, vn, &e) < 0)
 			return -1;
@@ -816,7 +824,7 @@ fast(struct fold_xctrace_st *st)
 		st->bt[st->nbt++] = KAVAL(e);
 		return 1;
 	case K_FRAME:
-		if (c->ref || !fold_xml_leaf(x, "<binary ref=\"", 13, &v, &vn))
+		if (c->ref || !fold_xml_leaf(x, &st->hbinary, &v, &vn))
 			return 0;
 		if (ref_slot(st, K_BINARY, v, vn, &e) < 0)
 			return -1;
@@ -1148,6 +1156,9 @@ fold_xctrace_new(unsigned flags)
 	fold_intern_init(&st->frames);
 	fold_intern_init(&st->stacks);
 	fold_intern_init(&st->keys);
+	(void)fold_xml_head(&st->hframe, "<frame ref=\"");
+	(void)fold_xml_head(&st->hbinary, "<binary ref=\"");
+	(void)fold_xml_head(&st->hbt, "<backtrace ref=\"");
 	return x;
 }
 
