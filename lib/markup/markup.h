@@ -135,6 +135,9 @@ struct fold_xml_head {
 int fold_xml_head(struct fold_xml_head *h, const char *head);
 int fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
     const char **val, size_t *vlen);
+/* The bytes read and not yet consumed (*n of them, NUL after), valid until
+ * the next call: a look ahead (for prefetching), nothing consumed. */
+const char *fold_xml_peek(const struct fold_xml *x, size_t *n);
 void fold_xml_free(struct fold_xml *x);
 
 /* ---- json.c: JSON (RFC 8259) ------------------------------------------ */

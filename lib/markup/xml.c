@@ -495,23 +495,28 @@ same(const char *a, const char *b, size_t n)
 #endif
 }
 
-/* The first '<', '&' or NUL at or after b[i] (the NUL at end stops it). */
+/*
+ * The first '<', '&', CR or NUL at or after b[i] (the NUL at end stops
+ * it): the end of a text, or what the quick scan leaves to decode() (a CR
+ * it makes a LF, in place: lines are counted after that).
+ */
 static inline size_t
 text_end(const char *b, size_t i)
 {
 #if WORDS
-	uint64_t v, m, ma = ONES * '&', ml = ONES * '<';
+	uint64_t v, m, ma = ONES * '&', ml = ONES * '<', mr = ONES * '\r';
 
 	for (;; i += 8) {
 		memcpy(&v, b + i, 8);
 		m = ((v ^ ma) - ONES) & ~(v ^ ma);
 		m |= ((v ^ ml) - ONES) & ~(v ^ ml);
+		m |= ((v ^ mr) - ONES) & ~(v ^ mr);
 		m |= (v - ONES) & ~v;
 		if (m & HIGHS)
 			return i + FIRST(m & HIGHS);
 	}
 #else
-	while (b[i] != '<' && b[i] != '&' && b[i] != '\0')
+	while (b[i] != '<' && b[i] != '&' && b[i] != '\r' && b[i] != '\0')
 		i++;
 	return i;
 #endif
@@ -950,8 +955,8 @@ fold_xml_skip(struct fold_xml *x)
 			/* text: up to the next '<', with no reference */
 			while ((i = text_end(b, i)) < end && b[i] == '\0')
 				i++;	/* a NUL in the text */
-			if (i >= end || b[i] == '&')
-				return 0;
+			if (i >= end || b[i] != '<')
+				return 0;	/* '&' or CR */
 		}
 		if (i + 1 >= end)
 			return 0;
@@ -1088,4 +1093,11 @@ fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
 	x->pos = i + 3;
 	x->type = FOLD_XML_END;
 	return 1;
+}
+
+const char *
+fold_xml_peek(const struct fold_xml *x, size_t *n)
+{
+	*n = x->end - x->pos;
+	return x->buf + x->pos;
 }

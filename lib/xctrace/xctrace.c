@@ -782,6 +782,27 @@ ref_slot(struct fold_xctrace_st *st, int k, const char *v, size_t vn,
 }
 
 /*
+ * A hint: when the next element is another ref of head h, the id slot it
+ * will look up is fetched now, so that its cache miss overlaps the work
+ * on this one (refs to frames written long before are misses: 3% less
+ * time on the 200k-row export; two ahead was no better).
+ */
+static inline void
+prefetch_next(struct fold_xctrace_st *st, const struct fold_xml_head *h)
+{
+	size_t n, i;
+	const char *p = fold_xml_peek(&st->xml, &n);
+	uint64_t id = 0;
+
+	if (n < h->len + 11 || memcmp(p, h->s, h->len) != 0)
+		return;
+	for (i = h->len; i < h->len + 10 && p[i] >= '0' && p[i] <= '9'; i++)
+		id = id * 10 + (uint64_t)(p[i] - '0');
+	if (id + 1 < st->dcap)
+		fold_prefetch(&st->dense[id + 1]);
+}
+
+/*
  * The fast path of the elements most written: refs written
  * <frame ref="N"/> in a backtrace, <binary ref="N"/> in a frame,
  * <backtrace ref="N"/> as a row's stack cell (fold_xml_leaf()), and the
@@ -818,6 +839,7 @@ fast(struct fold_xctrace_st *st)
 	case K_TBT:
 		if (c->ref || !fold_xml_leaf(x, &st->hframe, &v, &vn))
 			return 0;
+		prefetch_next(st, &st->hframe);
 		if (ref_slot(st, K_FRAME, v, vn, &e) < 0)
 			return -1;
 		fold_grow(&st->bt, &st->btcap, st->nbt + 1, sizeof(*st->bt));
@@ -1324,23 +1346,77 @@ fold_xctrace_run(struct fold_xctrace *xc, int nfiles, char **files)
 
 /* ---- output ------------------------------------------------------------ */
 
-/* Append the text of stack sid to (*o)[*n...], after a ';' if after. */
-static void
-put_stack(struct fold_xctrace_st *st, uint32_t sid, char **o, size_t *cap,
-    size_t *n, int after)
+/*
+ * The order of the output, without its text: a stack's text is its frames'
+ * joined by ';', and as frames are not empty and hold no ';', the byte
+ * order of two texts is that of their frames compared one by one as
+ * "FRAME;" (a frame followed by another) or "FRAME" (the last), which
+ * never differ by a prefix but where the last ends.  So each frame's two
+ * forms are ranked once, among all of them, and the stacks sorted as
+ * strings of ranks (4 bytes each, big-endian): 4 bytes a frame instead of
+ * its text.  rank[2 * f] is frame f's rank as the last, rank[2 * f + 1]
+ * followed.
+ */
+static uint32_t *
+frame_ranks(struct fold_xctrace_st *st)
 {
-	struct fold_str s = fold_intern_str(&st->stacks, sid), f;
-	uint32_t fr;
-	size_t i, k = s.len / sizeof(uint32_t);
+	size_t nf = fold_intern_count(&st->frames), i, tot = 0, cap;
+	struct fold_str *fs = xmalloc((2 * nf + 1) * sizeof(*fs)), f;
+	uint32_t *ids = xmalloc((2 * nf + 1) * sizeof(*ids));
+	uint32_t *rank = xmalloc((2 * nf + 1) * sizeof(*rank));
+	char *semi;
 
-	for (i = 0; i < k; i++) {
-		memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
-		f = fold_intern_str(&st->frames, fr);
-		fold_grow(o, cap, *n + f.len + 1, 1);
-		if (i > 0 || after)
-			(*o)[(*n)++] = ';';
-		memcpy(*o + *n, f.s, f.len);
-		*n += f.len;
+	for (i = 0; i < nf; i++)
+		tot += fold_intern_str(&st->frames, (uint32_t)i).len + 1;
+	cap = tot + 1;
+	semi = xmalloc(cap);
+	for (i = 0, tot = 0; i < nf; i++) {
+		f = fold_intern_str(&st->frames, (uint32_t)i);
+		memcpy(semi + tot, f.s, f.len);
+		semi[tot + f.len] = ';';
+		fs[2 * i] = f;
+		fs[2 * i + 1].s = semi + tot;
+		fs[2 * i + 1].len = f.len + 1;
+		tot += f.len + 1;
+	}
+	for (i = 0; i < 2 * nf; i++)
+		ids[i] = (uint32_t)i;
+	fold_sort_strs(ids, 2 * nf, fs);
+	for (i = 0; i < 2 * nf; i++)
+		rank[ids[i]] = (uint32_t)i;
+	free(semi);
+	free(fs);
+	free(ids);
+	return rank;
+}
+
+static void
+put_rank(char **o, size_t *cap, size_t *n, uint32_t r)
+{
+	fold_grow(o, cap, *n + 4, 1);
+	(*o)[(*n)++] = (char)(r >> 24);
+	(*o)[(*n)++] = (char)(r >> 16);
+	(*o)[(*n)++] = (char)(r >> 8);
+	(*o)[(*n)++] = (char)r;
+}
+
+/* The key of a line (stack id, or keys' id): its root frame (NONE: none)
+ * and stack. */
+static void
+key_of(const struct fold_xctrace_st *st, size_t k, uint32_t *root,
+    uint32_t *sid)
+{
+	struct fold_str s;
+	uint32_t kb[2];
+
+	if (st->flags & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)) {
+		s = fold_intern_str(&st->keys, (uint32_t)k);
+		memcpy(kb, s.s, sizeof(kb));
+		*root = kb[0];
+		*sid = kb[1];
+	} else {
+		*root = NONE;
+		*sid = (uint32_t)k;
 	}
 }
 
@@ -1348,59 +1424,71 @@ void
 fold_xctrace_print(struct fold_xctrace *xc)
 {
 	struct fold_xctrace_st *st = xc->st;
-	struct fold_str *texts = NULL, s, f;
-	uint64_t *sums = NULL, v;
-	size_t k, m = 0, nkeys = st->ncap, tcap = 0, tn = 0, scap = 0;
-	uint32_t *ids, kb[2];
-	char *tx = NULL;
-	int pidtid = (st->flags & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)) != 0;
+	struct fold_str *keys = NULL, s, f;
+	uint64_t *sums, v;
+	size_t k, i, nfr, m = 0, nkeys = st->ncap, kcap = 0, rcap = 0, rn = 0;
+	uint32_t *ids, *rank, *kid, root, sid, fr;
+	char *rb = NULL;
 
-	/*
-	 * The texts of the stacks counted, one after another.  Frames are
-	 * not empty and hold no ';' and distinct keys are distinct frame
-	 * sequences: distinct keys are distinct texts, no two to be summed.
-	 */
+	rank = frame_ranks(st);
 	for (k = 0; k < nkeys; k++) {
 		v = (st->flags & FOLD_XCTRACE_WEIGHT) ? st->w[k] : st->n[k];
 		if (v == 0)
 			continue;
-		fold_grow(&texts, &scap, m + 1, sizeof(*texts));
-		texts[m].s = (const char *)(uintptr_t)tn;	/* an offset */
-		if (pidtid) {
-			s = fold_intern_str(&st->keys, (uint32_t)k);
-			memcpy(kb, s.s, sizeof(kb));
-			f = fold_intern_str(&st->frames, kb[0]);
-			fold_grow(&tx, &tcap, tn + f.len + 1, 1);
-			memcpy(tx + tn, f.s, f.len);
-			tn += f.len;
-			put_stack(st, kb[1], &tx, &tcap, &tn, 1);
-		} else
-			put_stack(st, (uint32_t)k, &tx, &tcap, &tn, 0);
-		texts[m].len = tn - (size_t)(uintptr_t)texts[m].s;
+		fold_grow(&keys, &kcap, m + 1, sizeof(*keys));
+		keys[m].s = (const char *)(uintptr_t)rn;	/* an offset */
+		key_of(st, k, &root, &sid);
+		s = fold_intern_str(&st->stacks, sid);
+		nfr = s.len / sizeof(uint32_t);
+		if (root != NONE)
+			put_rank(&rb, &rcap, &rn, rank[2 * root + 1]);
+		for (i = 0; i < nfr; i++) {
+			memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
+			put_rank(&rb, &rcap, &rn, rank[2 * fr + (i + 1 < nfr)]);
+		}
+		keys[m].len = rn - (size_t)(uintptr_t)keys[m].s;
 		m++;
 	}
+	free(rank);
 	sums = xmalloc((m + 1) * sizeof(*sums));
+	kid = xmalloc((m + 1) * sizeof(*kid));
 	ids = xmalloc((m + 1) * sizeof(*ids));
 	for (k = 0, m = 0; k < nkeys; k++) {
 		v = (st->flags & FOLD_XCTRACE_WEIGHT) ? st->w[k] : st->n[k];
 		if (v == 0)
 			continue;
-		texts[m].s = tx + (size_t)(uintptr_t)texts[m].s;
+		keys[m].s = rb + (size_t)(uintptr_t)keys[m].s;
 		sums[m] = v;
+		kid[m] = (uint32_t)k;
 		ids[m] = (uint32_t)m;
 		m++;
 	}
-	fold_sort_strs(ids, m, texts);
+	fold_sort_strs(ids, m, keys);
 	for (k = 0; k < m; k++) {
-		fo_write(texts[ids[k]].s, texts[ids[k]].len);
+		key_of(st, kid[ids[k]], &root, &sid);
+		if (root != NONE) {
+			f = fold_intern_str(&st->frames, root);
+			fo_write(f.s, f.len);
+			fo_putc(';');
+		}
+		s = fold_intern_str(&st->stacks, sid);
+		nfr = s.len / sizeof(uint32_t);
+		for (i = 0; i < nfr; i++) {
+			memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
+			f = fold_intern_str(&st->frames, fr);
+			if (i > 0)
+				fo_putc(';');
+			fo_write(f.s, f.len);
+		}
 		fo_putc(' ');
 		fo_u64(sums[ids[k]]);
 		fo_putc('\n');
 	}
 	free(ids);
+	free(kid);
 	free(sums);
-	free(texts);
-	free(tx);
+	free(keys);
+	free(rb);
 }
 
 int
