@@ -108,16 +108,18 @@ unsigned long long fold_xml_line(struct fold_xml *x);
 const char *fold_xml_attr(const struct fold_xml *x, const char *name,
     size_t *len);
 /*
- * A fast path for the parts of a document not used: when the next token is
- * the start tag of an element, the whole element (to its end tag) read and
- * checked as by fold_xml_next() but without events: 1, the last event its
- * END (name set; depth as before).  0 when the quick scan cannot take it
- * (references, CDATA, comments, instructions, blanks in an end tag, the
- * element not whole in the data read; or the next token is not a start
- * tag): nothing consumed, fold_xml_next() reads it, events and errors as
- * ever.  Never an error of its own.
+ * A fast path for the parts of a document not used: when the next token
+ * is the start tag of an element, that element and up to n - 1 siblings
+ * after it (and the text between them) are read and checked as by
+ * fold_xml_next() but without events: how many were taken, the last event
+ * the END of the last (name set; depth as before).  0 when the quick scan
+ * cannot take the first (references, CDATA, comments, instructions, a CR
+ * in text, blanks in an end tag, the element not whole in the data read;
+ * or the next token is not a start tag): nothing consumed,
+ * fold_xml_next() reads it, events and errors as ever; the same where it
+ * stops after the first.  Never an error of its own.
  */
-int fold_xml_skip(struct fold_xml *x);
+int fold_xml_skip(struct fold_xml *x, int n);
 /*
  * The fast path for many small elements of one form, given as a head:
  * `<NAME ATTR=` and a quote (well-formed names, one blank), made once by

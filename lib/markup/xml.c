@@ -928,28 +928,25 @@ fold_xml_attr(const struct fold_xml *x, const char *name, size_t *len)
 }
 
 /*
- * fold_xml_skip(): the quick scan of a whole element, for the parts of a
- * document a reader does not use.  It takes only what fold_xml_next()
+ * skip_one(): the quick scan of the element at b[i] == '<', for the parts
+ * of a document a reader does not use: past its end, or 0.  It takes only what fold_xml_next()
  * would take without an error and without a change (tags and text without
  * references, blanks only between attributes, end tags written as
  * "</name>"), all of it in the data read: anything else and it gives up,
  * nothing consumed, for fold_xml_next() to read (and check, and report)
  * from the same place.
  */
-int
-fold_xml_skip(struct fold_xml *x)
+static size_t
+skip_one(struct fold_xml *x, size_t i)
 {
 	const char *b = x->buf, *an[FOLD_XML_MAXATTRS];
 	const struct fold_xml_hc *h;
-	size_t i = x->pos, end = x->end, s, nl, al[FOLD_XML_MAXATTRS], k;
+	size_t end = x->end, s, nl, al[FOLD_XML_MAXATTRS], k;
 	size_t ns[FOLD_XML_MAXDEPTH], nn[FOLD_XML_MAXDEPTH];
 	unsigned d = 0;
 	int na, j;
 	char q;
 
-	if (x->err || x->pend || !x->began || x->depth == 0 || i + 1 >= end ||
-	    b[i] != '<' || !(cls[(unsigned char)b[i + 1]] & C_START))
-		return 0;
 	for (;;) {
 		if (b[i] != '<') {
 			/* text: up to the next '<', with no reference */
@@ -1034,12 +1031,42 @@ value:
 		nn[d++] = nl;
 		i++;
 	}
-	x->at = x->pos;
-	x->name = b + x->pos + 1;
-	x->nlen = (size_t)(name_end(b, x->pos + 1) - x->pos - 1);
+	return i;
+}
+
+int
+fold_xml_skip(struct fold_xml *x, int n)
+{
+	const char *b = x->buf;
+	size_t i = x->pos, j, e, at = x->pos;
+	int k = 0;
+
+	if (x->err || x->pend || !x->began || x->depth == 0)
+		return 0;
+	for (; k < n; k++) {
+		j = i;
+		if (k > 0 && b[j] != '<') {
+			/* blanks or text between them: a run of text */
+			while ((j = text_end(b, j)) < x->end && b[j] == '\0')
+				j++;
+			if (j >= x->end || b[j] != '<')
+				break;	/* '&' or CR */
+		}
+		if (j + 1 >= x->end || b[j] != '<' ||
+		    !(cls[(unsigned char)b[j + 1]] & C_START) ||
+		    (e = skip_one(x, j)) == 0)
+			break;
+		at = j;
+		i = e;
+	}
+	if (k == 0)
+		return 0;
+	x->at = at;
+	x->name = b + at + 1;
+	x->nlen = (size_t)(name_end(b, at + 1) - at - 1);
 	x->pos = i;
 	x->type = FOLD_XML_END;
-	return 1;
+	return k;
 }
 
 int

@@ -630,25 +630,34 @@ kind_of(struct fold_xctrace_st *st, const struct ctx *up, const char *nm,
 	return K_SKIP;
 }
 
-/* The next cell of the row has a column we do not use (kind_of() would
- * say K_SKIP whatever its name). */
+/* How many of the next cells of the row have columns we do not use
+ * (kind_of() would say K_SKIP whatever their names); past the last
+ * column, cells are not used either (one counted). */
 static int
-cell_unused(const struct fold_xctrace_st *st)
+cells_unused(const struct fold_xctrace_st *st)
 {
 	unsigned fl = st->flags;
+	int c, n = 0;
 
 	if (!st->schema)
 		return 0;
-	switch (st->col < st->ncols ? st->roles[st->col] : R_NONE) {
-	case R_STACK:
-		return 0;
-	case R_WEIGHT:
-		return !(fl & FOLD_XCTRACE_WEIGHT);
-	case R_THREAD:
-	case R_PROCESS:
-		return !(fl & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID));
-	}
-	return 1;
+	if (st->col >= st->ncols)
+		return 1;
+	for (c = st->col; c < st->ncols; c++, n++)
+		switch (st->roles[c]) {
+		case R_STACK:
+			return n;
+		case R_WEIGHT:
+			if (fl & FOLD_XCTRACE_WEIGHT)
+				return n;
+			break;
+		case R_THREAD:
+		case R_PROCESS:
+			if (fl & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID))
+				return n;
+			break;
+		}
+	return n;
 }
 
 /* copy at most MAXSHORT - 1 bytes */
@@ -794,7 +803,8 @@ prefetch_next(struct fold_xctrace_st *st, const struct fold_xml_head *h)
 	const char *p = fold_xml_peek(&st->xml, &n);
 	uint64_t id = 0;
 
-	if (n < h->len + 11 || memcmp(p, h->s, h->len) != 0)
+	/* a hint only: a look at the head's ends is enough */
+	if (n < h->len + 11 || p[1] != h->s[1] || p[h->len - 1] != '"')
 		return;
 	for (i = h->len; i < h->len + 10 && p[i] >= '0' && p[i] <= '9'; i++)
 		id = id * 10 + (uint64_t)(p[i] - '0');
@@ -818,14 +828,14 @@ fast(struct fold_xctrace_st *st)
 	const char *v;
 	size_t vn;
 	uint32_t e;
+	int n;
 
 	switch (c->kind) {
 	case K_ROW:
-		if (cell_unused(st)) {
-			if (!fold_xml_skip(x))
-				return 0;
-			st->col++;	/* as kind_of() counts it */
-			return 1;
+		if ((n = cells_unused(st)) > 0) {
+			/* as kind_of() counts them */
+			st->col += (n = fold_xml_skip(x, n));
+			return n > 0;
 		}
 		if (st->col >= st->ncols || st->roles[st->col] != R_STACK ||
 		    !fold_xml_leaf(x, &st->hbt, &v, &vn))

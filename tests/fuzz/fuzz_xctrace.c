@@ -56,7 +56,8 @@ read_all(const uint8_t *data, size_t size, size_t chunk, int fast,
 	fold_xml_init(&x, -1, data, size, chunk);
 	for (;;) {
 		if (fast && t->events % 3 != 2) {
-			e = t->events % 3 == 0 ? fold_xml_skip(&x) :
+			e = t->events % 3 == 0 ? fold_xml_skip(&x,
+			    1 + (int)(t->events / 3 % 3)) :
 			    fold_xml_leaf(&x, &hd[t->events / 3 % 4], &v, &n);
 			if (e) {
 				if (x.type != FOLD_XML_END || x.depth != depth ||
