@@ -33,8 +33,8 @@
  *  - Bounded: elements nested at most FOLD_XML_MAXDEPTH deep, names at
  *    most FOLD_XML_MAXNAME bytes, FOLD_XML_MAXATTRS attributes, one tag or
  *    run of text at most FOLD_XML_MAXTOKEN bytes; past a bound is an
- *    error.  Memory: the buffer (the longest token, rounded up) and the
- *    names of the open elements.
+ *    error.  Memory: the buffer (the longest token, rounded up), the
+ *    names of the open elements and a fixed cache of 64 tag heads.
  *  - An element written <a/> gives a START (empty set) and an END.
  *  - Checked: names, attribute syntax and quoting, unique attribute names,
  *    each end tag against its start, one root element, nothing but
