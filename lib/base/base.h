@@ -298,6 +298,8 @@ int fold_strcmp(struct fold_str a, struct fold_str b);
 /* ids (of names in t) sorted by their names, in fold_strcmp order: a radix
  * sort of 8 bytes at a time, deeper only where names tie. */
 void fold_sort_names(uint32_t *ids, size_t n, const struct fold_intern *t);
+/* The same for strings held by the caller: ids index strs. */
+void fold_sort_strs(uint32_t *ids, size_t n, const struct fold_str *strs);
 /* ids sorted by key[id], largest first; stable, so ids already in name
  * order end up ranked by key, then name. */
 void fold_sort_desc(uint32_t *ids, size_t n, const uint64_t *key);

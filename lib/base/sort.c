@@ -87,15 +87,15 @@ cmpfrom(struct fold_str x, struct fold_str y, size_t d)
 }
 
 static void
-insertion(struct rec *a, size_t n, const struct fold_intern *t, size_t d)
+insertion(struct rec *a, size_t n, const struct fold_str *t, size_t d)
 {
 	size_t i, j;
 	struct rec r;
 
 	for (i = 1; i < n; i++) {
 		r = a[i];
-		for (j = i; j > 0 && cmpfrom(fold_intern_str(t, a[j - 1].id),
-		    fold_intern_str(t, r.id), d) > 0; j--)
+		for (j = i; j > 0 && cmpfrom(t[a[j - 1].id],
+		    t[r.id], d) > 0; j--)
 			a[j] = a[j - 1];
 		a[j] = r;
 	}
@@ -108,21 +108,21 @@ insertion(struct rec *a, size_t n, const struct fold_intern *t, size_t d)
  */
 static size_t
 split_run(struct rec *a, struct rec *tmp, size_t n,
-    const struct fold_intern *t, size_t d)
+    const struct fold_str *t, size_t d)
 {
 	size_t i, nf = 0, nu = 0, j;
 	struct rec r;
 
 	for (i = 0; i < n; i++)
-		if (fold_intern_str(t, a[i].id).len <= d + 8)
+		if (t[a[i].id].len <= d + 8)
 			tmp[nf++] = a[i];
 	for (i = 0; i < n; i++)
-		if (fold_intern_str(t, a[i].id).len > d + 8)
+		if (t[a[i].id].len > d + 8)
 			tmp[nf + nu++] = a[i];
 	for (i = 1; i < nf; i++) {	/* a handful: lengths d..d+8 */
 		r = tmp[i];
-		for (j = i; j > 0 && fold_intern_str(t, tmp[j - 1].id).len >
-		    fold_intern_str(t, r.id).len; j--)
+		for (j = i; j > 0 && t[tmp[j - 1].id].len >
+		    t[r.id].len; j--)
 			tmp[j] = tmp[j - 1];
 		tmp[j] = r;
 	}
@@ -132,6 +132,12 @@ split_run(struct rec *a, struct rec *tmp, size_t n,
 
 void
 fold_sort_names(uint32_t *ids, size_t n, const struct fold_intern *t)
+{
+	fold_sort_strs(ids, n, t->strs);
+}
+
+void
+fold_sort_strs(uint32_t *ids, size_t n, const struct fold_str *t)
 {
 	struct job {
 		size_t lo, n, d;
@@ -157,7 +163,7 @@ fold_sort_names(uint32_t *ids, size_t n, const struct fold_intern *t)
 			continue;
 		}
 		for (i = jb.lo; i < jb.lo + jb.n; i++)
-			a[i].key = key8(fold_intern_str(t, a[i].id), jb.d);
+			a[i].key = key8(t[a[i].id], jb.d);
 		radix64(a + jb.lo, tmp + jb.lo, jb.n);
 		for (i = jb.lo; i < jb.lo + jb.n; i = j) {
 			for (j = i + 1; j < jb.lo + jb.n && a[j].key == a[i].key;

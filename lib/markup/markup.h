@@ -33,8 +33,8 @@
  *  - Bounded: elements nested at most FOLD_XML_MAXDEPTH deep, names at
  *    most FOLD_XML_MAXNAME bytes, FOLD_XML_MAXATTRS attributes, one tag or
  *    run of text at most FOLD_XML_MAXTOKEN bytes; past a bound is an
- *    error.  Memory: the buffer (the longest token, rounded up) and the
- *    names of the open elements.
+ *    error.  Memory: the buffer (the longest token, rounded up), the
+ *    names of the open elements and a fixed cache of 64 tag heads.
  *  - An element written <a/> gives a START (empty set) and an END.
  *  - Checked: names, attribute syntax and quoting, unique attribute names,
  *    each end tag against its start, one root element, nothing but
@@ -89,6 +89,12 @@ struct fold_xml {
 	char *names;			/* open elements' names */
 	size_t ncap, nused;
 	size_t nstart[FOLD_XML_MAXDEPTH + 1];
+	struct fold_xml_hc {		/* heads `<NAME ATTR=` + quote seen */
+		uint64_t key;		/* their first 8 bytes */
+		unsigned char len, nlen, alen;
+		char s[40];
+	} hc[64];			/* 32 sets of 2 */
+	unsigned char hcway[32];
 };
 /* From descriptor fd (read, not closed), or when fd < 0 from data[0..n)
  * handed over chunk bytes at a time (0: large reads; small ones test the
@@ -101,6 +107,39 @@ unsigned long long fold_xml_line(struct fold_xml *x);
  * *len its length. */
 const char *fold_xml_attr(const struct fold_xml *x, const char *name,
     size_t *len);
+/*
+ * A fast path for the parts of a document not used: when the next token
+ * is the start tag of an element, that element and up to n - 1 siblings
+ * after it (and the text between them) are read and checked as by
+ * fold_xml_next() but without events: how many were taken, the last event
+ * the END of the last (name set; depth as before).  0 when the quick scan
+ * cannot take the first (references, CDATA, comments, instructions, a CR
+ * in text, blanks in an end tag, the element not whole in the data read;
+ * or the next token is not a start tag): nothing consumed,
+ * fold_xml_next() reads it, events and errors as ever; the same where it
+ * stops after the first.  Never an error of its own.
+ */
+int fold_xml_skip(struct fold_xml *x, int n);
+/*
+ * The fast path for many small elements of one form, given as a head:
+ * `<NAME ATTR=` and a quote (well-formed names, one blank), made once by
+ * fold_xml_head() (-1: not such a head).  When the next bytes are the
+ * head, a value that needs no decoding (no '&', '<' or byte below 0x20),
+ * the quote and "/>", all in the data read, where an element may start:
+ * fold_xml_leaf() consumes the element (as its START and END by
+ * fold_xml_next()), 1 with *val, *vlen its value (valid until the next
+ * call), the last event its END (name set).  Else 0, nothing consumed.
+ */
+struct fold_xml_head {
+	char s[64];			/* the bytes, NUL padded */
+	size_t len, nlen;		/* its length, NAME's */
+};
+int fold_xml_head(struct fold_xml_head *h, const char *head);
+int fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
+    const char **val, size_t *vlen);
+/* The bytes read and not yet consumed (*n of them, NUL after), valid until
+ * the next call: a look ahead (for prefetching), nothing consumed. */
+const char *fold_xml_peek(const struct fold_xml *x, size_t *n);
 void fold_xml_free(struct fold_xml *x);
 
 /* ---- json.c: JSON (RFC 8259) ------------------------------------------ */

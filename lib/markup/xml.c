@@ -7,9 +7,10 @@
  * far changes nothing and returns NEED; more is read (the token moved to
  * the front of the buffer, which grows when it is full) and the token is
  * parsed again from its start.  Values are decoded in place, after their
- * tag is known to be whole: decoding never lengthens a value.  A NUL
- * byte always follows the data read (the buffer has a byte to spare), so
- * that the scans of names, blanks and values stop there by themselves.
+ * tag is known to be whole: decoding never lengthens a value.  PAD NUL
+ * bytes always follow the data read (the buffer has them to spare), so
+ * that the scans of names, blanks and values stop there by themselves,
+ * and those that look at 8 bytes at a time never read past the buffer.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,6 +22,30 @@
 #include "markup/markup.h"
 
 enum { OK = 0, NEED = 1, BAD = 2 };
+#define PAD 16
+
+/*
+ * Where little-endian words and a count of trailing zeros are at hand,
+ * scans look at 8 bytes at a time and find the first byte they stop at in
+ * the word from its flag bit; elsewhere a byte at a time.
+ */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORDS 1
+#define FIRST(m) ((size_t)__builtin_ctzll(m) >> 3)
+#else
+#define WORDS 0
+#define FIRST(m) ((size_t)0)
+#endif
+/* and SSE2 (every x86-64) to look at 16 */
+#if WORDS && defined(__SSE2__)
+#include <emmintrin.h>
+#define SSE2 1
+#else
+#define SSE2 0
+#endif
 
 /* byte classes */
 enum { C_NAME = 1, C_START = 2, C_WS = 4, C_VAL = 8 };
@@ -78,8 +103,8 @@ fold_xml_init(struct fold_xml *x, int fd, const void *data, size_t n,
 	x->srclen = n;
 	x->chunk = chunk;
 	x->cap = 256 << 10;
-	x->buf = xmalloc(x->cap + 1);
-	x->buf[0] = '\0';
+	x->buf = xmalloc(x->cap + PAD);
+	memset(x->buf, 0, PAD);
 	x->line = 1;
 }
 
@@ -143,7 +168,7 @@ fill(struct fold_xml *x)
 			return -1;
 		}
 		x->cap *= 2;
-		x->buf = xrealloc(x->buf, x->cap + 1);
+		x->buf = xrealloc(x->buf, x->cap + PAD);
 	}
 	room = x->cap - x->end;
 	if (x->fd < 0) {
@@ -155,7 +180,7 @@ fill(struct fold_xml *x)
 		memcpy(x->buf + x->end, x->src + x->srcoff, n);
 		x->srcoff += n;
 		x->end += n;
-		x->buf[x->end] = '\0';
+		memset(x->buf + x->end, 0, PAD);
 		if (n == 0)
 			x->eof = 1;
 		return 0;
@@ -180,7 +205,7 @@ fill(struct fold_xml *x)
 		x->end += (size_t)r;
 		room -= (size_t)r;
 	}
-	x->buf[x->end] = '\0';
+	memset(x->buf + x->end, 0, PAD);
 	return 0;
 }
 
@@ -286,8 +311,28 @@ decode(struct fold_xml *x, char *s, size_t *n, int attr)
 	size_t i = 0, j = 0, len = *n, k, on;
 	char o[4];
 	unsigned char c;
+#if WORDS
+	uint64_t v, m, ma = ONES * '&', ml = ONES * '<';
+#endif
 
 	while (i < len) {
+#if WORDS
+		/* a run that stays as it is: '&', '<' and below 0x20 stop it */
+		if (i + 8 <= len) {
+			memcpy(&v, s + i, 8);
+			m = ((v ^ ma) - ONES) & ~(v ^ ma);
+			m |= ((v ^ ml) - ONES) & ~(v ^ ml);
+			m |= (v - ONES * 0x20) & ~v;
+			k = m & HIGHS ? FIRST(m & HIGHS) : 8;
+			if (j == i)
+				i = j += k;
+			else
+				while (k-- > 0)
+					s[j++] = s[i++];
+			if (i >= len)
+				break;
+		}
+#endif
 		c = (unsigned char)s[i];
 		if (c == '&') {
 			k = entity(x, s + i, len - i, o, &on);
@@ -367,12 +412,199 @@ doctype(struct fold_xml *x)
 	return x->eof ? fail(x, x->pos, "input ends inside <!DOCTYPE") : NEED;
 }
 
+/*
+ * Past the bytes of a value that need no look, 8 at a time (most of a
+ * value: names are long): stops at or before the first quote q, '&', '<'
+ * or byte below 0x20 (tab, CR, LF), or where fewer than 8 bytes are left.
+ * A word has one of them when one of its bytes, xor'ed with it, is zero
+ * (the classic test: (v - 0x01..) & ~v & 0x80..), or is below 0x20.
+ */
+static inline size_t
+plain(const char *b, size_t i, size_t end, char q)
+{
+#if SSE2
+	/* 16 at a time: the first of them exactly, from a bit mask */
+	const __m128i mq = _mm_set1_epi8(q), ma = _mm_set1_epi8('&'),
+	    ml = _mm_set1_epi8('<'), mc = _mm_set1_epi8(0x1f),
+	    zero = _mm_setzero_si128();
+	__m128i v, t;
+	unsigned m;
+
+	(void)end;	/* the NUL at end stops it */
+	for (;; i += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+		t = _mm_or_si128(_mm_cmpeq_epi8(v, mq), _mm_cmpeq_epi8(v, ma));
+		t = _mm_or_si128(t, _mm_cmpeq_epi8(v, ml));
+		t = _mm_or_si128(t, _mm_cmpeq_epi8(_mm_subs_epu8(v, mc), zero));
+		m = (unsigned)_mm_movemask_epi8(t);
+		if (m != 0)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#else
+	uint64_t v, m, mq = ONES * (unsigned char)q, ma = ONES * '&',
+	    ml = ONES * '<';
+
+	/* with WORDS, the NUL at end stops it */
+	while (WORDS || i + 8 <= end) {
+		memcpy(&v, b + i, 8);
+		m = ((v ^ mq) - ONES) & ~(v ^ mq);
+		m |= ((v ^ ma) - ONES) & ~(v ^ ma);
+		m |= ((v ^ ml) - ONES) & ~(v ^ ml);
+		m |= (v - ONES * 0x20) & ~v;
+		if (m & HIGHS)
+			/* the lowest flag is exact (a borrow only goes up) */
+			return WORDS ? i + FIRST(m & HIGHS) : i;
+		i += 8;
+	}
+	return i;
+#endif
+}
+
+/* Past the name characters from b[i] (none past the data read). */
+static inline size_t
+name_end(const char *b, size_t i)
+{
+	while ((cls[(unsigned char)b[i]] & C_NAME))
+		i++;
+	return i;
+}
+
+/*
+ * a[0..n) == b[0..n), n small (a name): with WORDS 8 bytes at a time, up
+ * to 7 read past n (the buffer's PAD, the names' slack).
+ */
+static inline int
+same(const char *a, const char *b, size_t n)
+{
+#if WORDS
+	uint64_t u, v;
+
+	for (; n >= 8; a += 8, b += 8, n -= 8) {
+		memcpy(&u, a, 8);
+		memcpy(&v, b, 8);
+		if (u != v)
+			return 0;
+	}
+	if (n == 0)
+		return 1;
+	memcpy(&u, a, 8);
+	memcpy(&v, b, 8);
+	return ((u ^ v) << (64 - 8 * n)) == 0;
+#else
+	return memcmp(a, b, n) == 0;
+#endif
+}
+
+/*
+ * The first '<', '&', CR or NUL at or after b[i] (the NUL at end stops
+ * it): the end of a text, or what the quick scan leaves to decode() (a CR
+ * it makes a LF, in place: lines are counted after that).
+ */
+static inline size_t
+text_end(const char *b, size_t i)
+{
+#if WORDS
+	uint64_t v, m, ma = ONES * '&', ml = ONES * '<', mr = ONES * '\r';
+
+	for (;; i += 8) {
+		memcpy(&v, b + i, 8);
+		m = ((v ^ ma) - ONES) & ~(v ^ ma);
+		m |= ((v ^ ml) - ONES) & ~(v ^ ml);
+		m |= ((v ^ mr) - ONES) & ~(v ^ mr);
+		m |= (v - ONES) & ~v;
+		if (m & HIGHS)
+			return i + FIRST(m & HIGHS);
+	}
+#else
+	while (b[i] != '<' && b[i] != '&' && b[i] != '\r' && b[i] != '\0')
+		i++;
+	return i;
+#endif
+}
+
+/*
+ * The head cache: the heads `<NAME ATTR=` and a quote (one blank) of start
+ * tags read whole and well formed, by their first 8 bytes, so that a tag
+ * that begins with one of them is known to, without its names scanned and
+ * checked again.  Only a filter on exact bytes: a tag not found is read
+ * the long way.
+ */
+#define HC_MAX 32			/* the longest head kept */
+
+static inline size_t
+hc_set(uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 59);
+}
+
+/* The head that begins b[0..n), or NULL (8 bytes readable at b). */
+static inline const struct fold_xml_hc *
+hc_find(const struct fold_xml *x, const char *b, size_t n)
+{
+	const struct fold_xml_hc *e;
+	uint64_t key;
+
+	memcpy(&key, b, 8);
+	e = &x->hc[2 * hc_set(key)];
+	if (e->key == key && e->len != 0 && e->len <= n &&
+	    same(b, e->s, e->len))
+		return e;
+	e++;
+	if (e->key == key && e->len != 0 && e->len <= n &&
+	    same(b, e->s, e->len))
+		return e;
+	return NULL;
+}
+
+/*
+ * Keep the head of the start tag at b (name nlen bytes, then its first
+ * attribute's name at an, alen bytes), just read whole and well formed,
+ * if it is written `<NAME ATTR=` and a quote.
+ */
+static void
+hc_add(struct fold_xml *x, const char *b, size_t nlen, const char *an,
+    size_t alen)
+{
+	struct fold_xml_hc *e;
+	size_t len = nlen + alen + 4, set;
+	uint64_t key;
+
+	if (len > HC_MAX || an != b + nlen + 2 || b[nlen + 1] != ' ' ||
+	    an[alen] != '=' || (an[alen + 1] != '"' && an[alen + 1] != '\''))
+		return;
+	memcpy(&key, b, 8);
+	set = hc_set(key);
+	e = &x->hc[2 * set + x->hcway[set]];
+	x->hcway[set] ^= 1;
+	e->key = key;
+	e->len = (unsigned char)len;
+	e->nlen = (unsigned char)nlen;
+	e->alen = (unsigned char)alen;
+	memset(e->s, 0, sizeof(e->s));
+	memcpy(e->s, b, len);
+}
+
 static int
 end_tag(struct fold_xml *x)
 {
-	size_t i = x->pos + 2, s = i, top;
+	size_t i = x->pos + 2, s = i, top, n;
 	const char *open;
 
+	if (x->depth > 0) {
+		/* the name of the open element, then '>': the usual case */
+		top = x->nstart[x->depth - 1];
+		n = x->nused - top;
+		if (i + n < x->end && x->buf[i + n] == '>' &&
+		    same(x->buf + i, x->names + top, n)) {
+			x->name = x->buf + i;
+			x->nlen = n;
+			x->nused = top;
+			x->depth--;
+			x->pos = i + n + 1;
+			x->type = FOLD_XML_END;
+			return OK;
+		}
+	}
 	while ((cls[(unsigned char)x->buf[i]] & C_NAME))
 		i++;
 	x->name = x->buf + s;
@@ -401,34 +633,6 @@ end_tag(struct fold_xml *x)
 	return OK;
 }
 
-/*
- * Past the bytes of a value that need no look, 8 at a time (most of a
- * value: names are long): stops at or before the first quote q, '&', '<'
- * or byte below 0x20 (tab, CR, LF), or where fewer than 8 bytes are left.
- * A word has one of them when one of its bytes, xor'ed with it, is zero
- * (the classic test: (v - 0x01..) & ~v & 0x80..), or is below 0x20.
- */
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-static inline size_t
-plain(const char *b, size_t i, size_t end, char q)
-{
-	uint64_t v, m, mq = ONES * (unsigned char)q, ma = ONES * '&',
-	    ml = ONES * '<';
-
-	while (i + 8 <= end) {
-		memcpy(&v, b + i, 8);
-		m = ((v ^ mq) - ONES) & ~(v ^ mq);
-		m |= ((v ^ ma) - ONES) & ~(v ^ ma);
-		m |= ((v ^ ml) - ONES) & ~(v ^ ml);
-		m |= (v - ONES * 0x20) & ~v;
-		if (m & HIGHS)
-			break;
-		i += 8;
-	}
-	return i;
-}
-
 static int
 start_tag(struct fold_xml *x)
 {
@@ -439,12 +643,26 @@ start_tag(struct fold_xml *x)
 	unsigned char c;
 	int hasamp;
 	uint64_t special = 0;
+	const struct fold_xml_hc *h = hc_find(x, b + x->pos, x->end - x->pos);
 
 	s = i;
+	if (h != NULL) {
+		/* the name and first attribute of a head seen before */
+		x->name = b + s;
+		x->nlen = h->nlen;
+		if (x->attrcap == 0)
+			fold_grow(&x->attrs, &x->attrcap, 8,
+			    sizeof(*x->attrs));
+		a = &x->attrs[0];
+		a->name = b + s + h->nlen + 1;
+		a->nlen = h->alen;
+		q = h->s[h->len - 1];
+		i = x->pos + h->len;
+		goto value;
+	}
 	if (!(cls[(unsigned char)b[i]] & C_START))
 		return fail(x, i, "'<' not followed by a name");
-	while ((cls[(unsigned char)b[i]] & C_NAME))
-		i++;
+	i = name_end(b, i);
 	x->name = b + s;
 	x->nlen = i - s;
 	for (;;) {
@@ -468,8 +686,7 @@ start_tag(struct fold_xml *x)
 			    sizeof(*x->attrs));
 		a = &x->attrs[na];
 		a->name = b + i;
-		while ((cls[(unsigned char)b[i]] & C_NAME))
-			i++;
+		i = name_end(b, i);
 		a->nlen = (size_t)(b + i - a->name);
 		while ((cls[(unsigned char)b[i]] & C_WS))
 			i++;
@@ -486,6 +703,7 @@ start_tag(struct fold_xml *x)
 		if (q != '"' && q != '\'')
 			return fail(x, i, "attribute value not quoted");
 		i++;
+value:
 		a->val = b + i;
 		hasamp = 0;
 		for (;;) {
@@ -543,10 +761,15 @@ start_tag(struct fold_xml *x)
 	if (x->depth == FOLD_XML_MAXDEPTH)
 		return fail(x, x->pos, "elements nested more than %d deep",
 		    FOLD_XML_MAXDEPTH);
+	if (h == NULL && na > 0)
+		hc_add(x, b + x->pos, x->nlen, x->attrs[0].name,
+		    x->attrs[0].nlen);
 	x->root = 1;
 	x->nstart[x->depth] = x->nused;
-	fold_grow(&x->names, &x->ncap, x->nused + x->nlen, 1);
-	memcpy(x->names + x->nused, x->name, x->nlen);
+	/* 8 bytes at a time: PAD bytes after the name, 16 of slack */
+	fold_grow(&x->names, &x->ncap, x->nused + x->nlen + 16, 1);
+	for (k = 0; k < x->nlen; k += 8)
+		memcpy(x->names + x->nused + k, x->name + k, 8);
 	x->nused += x->nlen;
 	x->depth++;
 	x->nattrs = na;
@@ -702,4 +925,206 @@ fold_xml_attr(const struct fold_xml *x, const char *name, size_t *len)
 			return x->attrs[i].val;
 		}
 	return NULL;
+}
+
+/*
+ * skip_one(): the quick scan of the element at b[i] == '<', for the parts
+ * of a document a reader does not use: past its end, or 0.  It takes only what fold_xml_next()
+ * would take without an error and without a change (tags and text without
+ * references, blanks only between attributes, end tags written as
+ * "</name>"), all of it in the data read: anything else and it gives up,
+ * nothing consumed, for fold_xml_next() to read (and check, and report)
+ * from the same place.
+ */
+static size_t
+skip_one(struct fold_xml *x, size_t i)
+{
+	const char *b = x->buf, *an[FOLD_XML_MAXATTRS];
+	const struct fold_xml_hc *h;
+	size_t end = x->end, s, nl, al[FOLD_XML_MAXATTRS], k;
+	size_t ns[FOLD_XML_MAXDEPTH], nn[FOLD_XML_MAXDEPTH];
+	unsigned d = 0;
+	int na, j;
+	char q;
+
+	for (;;) {
+		if (b[i] != '<') {
+			/* text: up to the next '<', with no reference */
+			while ((i = text_end(b, i)) < end && b[i] == '\0')
+				i++;	/* a NUL in the text */
+			if (i >= end || b[i] != '<')
+				return 0;	/* '&' or CR */
+		}
+		if (i + 1 >= end)
+			return 0;
+		if (b[i + 1] == '/') {
+			/* the end tag of the element open, written whole */
+			k = nn[d - 1];
+			if (i + 2 + k >= end || b[i + 2 + k] != '>' ||
+			    !same(b + i + 2, b + ns[d - 1], k))
+				return 0;
+			i += 3 + k;
+			if (--d == 0)
+				break;
+			continue;
+		}
+		if (x->depth + d >= FOLD_XML_MAXDEPTH)
+			return 0;	/* (<a/> too goes one deeper) */
+		s = i + 1;
+		if ((h = hc_find(x, b + i, end - i)) != NULL) {
+			nl = h->nlen;
+			an[0] = b + s + nl + 1;
+			al[0] = h->alen;
+			q = h->s[h->len - 1];
+			i += h->len;
+			na = 0;
+			goto value;
+		}
+		if (!(cls[(unsigned char)b[i + 1]] & C_START))
+			return 0;	/* <! <? or a bad name */
+		i = name_end(b, s);
+		nl = i - s;
+		if (nl > FOLD_XML_MAXNAME)
+			return 0;
+		for (na = 0;; na++) {
+			k = i;
+			while ((cls[(unsigned char)b[i]] & C_WS))
+				i++;
+			if (b[i] == '>' || b[i] == '/' || i >= end)
+				break;
+			if (i == k || na == FOLD_XML_MAXATTRS ||
+			    !(cls[(unsigned char)b[i]] & C_START))
+				return 0;
+			an[na] = b + i;
+			i = name_end(b, i);
+			al[na] = (size_t)(b + i - an[na]);
+			for (j = 0; j < na; j++)
+				if (al[j] == al[na] &&
+				    memcmp(an[j], an[na], al[na]) == 0)
+					return 0;
+			q = b[i + 1];
+			if (b[i] != '=' || (q != '"' && q != '\''))
+				return 0;
+			if (na == 0)
+				hc_add(x, b + s - 1, nl, an[0], al[0]);
+			i += 2;
+value:
+			i = plain(b, i, end, q);
+			while (!(cls[(unsigned char)b[i]] & C_VAL))
+				i++;
+			if (b[i] != q || i >= end)
+				return 0;
+			i++;
+		}
+		if (i + 1 >= end)
+			return 0;
+		if (b[i] == '/') {
+			if (b[i + 1] != '>')
+				return 0;
+			i += 2;
+			if (d == 0)
+				break;	/* <a/> */
+			continue;
+		}
+		/* '>': one deeper */
+		ns[d] = s;
+		nn[d++] = nl;
+		i++;
+	}
+	return i;
+}
+
+int
+fold_xml_skip(struct fold_xml *x, int n)
+{
+	const char *b = x->buf;
+	size_t i = x->pos, j, e, at = x->pos;
+	int k = 0;
+
+	if (x->err || x->pend || !x->began || x->depth == 0)
+		return 0;
+	for (; k < n; k++) {
+		j = i;
+		if (k > 0 && b[j] != '<') {
+			/* blanks or text between them: a run of text */
+			while ((j = text_end(b, j)) < x->end && b[j] == '\0')
+				j++;
+			if (j >= x->end || b[j] != '<')
+				break;	/* '&' or CR */
+		}
+		if (j + 1 >= x->end || b[j] != '<' ||
+		    !(cls[(unsigned char)b[j + 1]] & C_START) ||
+		    (e = skip_one(x, j)) == 0)
+			break;
+		at = j;
+		i = e;
+	}
+	if (k == 0)
+		return 0;
+	x->at = at;
+	x->name = b + at + 1;
+	x->nlen = (size_t)(name_end(b, at + 1) - at - 1);
+	x->pos = i;
+	x->type = FOLD_XML_END;
+	return k;
+}
+
+int
+fold_xml_head(struct fold_xml_head *h, const char *head)
+{
+	size_t n = strlen(head), i = 1;
+
+	init_cls();
+	memset(h, 0, sizeof(*h));
+	if (n < 6 || n > sizeof(h->s) - 8 || head[0] != '<' ||
+	    !(cls[(unsigned char)head[1]] & C_START))
+		return -1;
+	i = name_end(head, 1);
+	h->nlen = i - 1;
+	if (head[i++] != ' ' || !(cls[(unsigned char)head[i]] & C_START))
+		return -1;
+	i = name_end(head, i);
+	if (i + 2 != n || head[i] != '=' ||
+	    (head[i + 1] != '"' && head[i + 1] != '\''))
+		return -1;
+	memcpy(h->s, head, n);
+	h->len = n;
+	return 0;
+}
+
+/* (see markup.h) */
+int
+fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
+    const char **val, size_t *vlen)
+{
+	const char *b = x->buf;
+	size_t i = x->pos, v, n = h->len;
+	char q = n > 0 ? h->s[n - 1] : '"';
+
+	if (n == 0 || x->err || x->pend || x->depth == 0 ||
+	    x->depth >= FOLD_XML_MAXDEPTH || i + n + 3 > x->end ||
+	    !same(b + i, h->s, n))
+		return 0;
+	v = i + n;
+	i = plain(b, v, x->end, q);
+	while (!(cls[(unsigned char)b[i]] & C_VAL))
+		i++;
+	if (b[i] != q || i + 2 >= x->end || b[i + 1] != '/' ||
+	    b[i + 2] != '>')
+		return 0;
+	x->at = x->pos;
+	x->name = b + x->pos + 1;
+	x->nlen = h->nlen;
+	*val = b + v;
+	*vlen = i - v;
+	x->pos = i + 3;
+	x->type = FOLD_XML_END;
+	return 1;
+}
+
+const char *
+fold_xml_peek(const struct fold_xml *x, size_t *n)
+{
+	*n = x->end - x->pos;
+	return x->buf + x->pos;
 }

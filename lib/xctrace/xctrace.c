@@ -54,23 +54,24 @@ static const char *const kname[] = {
 enum { R_NONE, R_STACK, R_WEIGHT, R_THREAD, R_PROCESS };
 
 /*
- * id table: the value of each element kept, by open addressing on the id
- * itself: xctrace numbers elements in the order it writes them, so the
- * ids of a row are neighbours in the table, and a ref to a recent element
- * finds it in a cache line touched lately (a mixing hash made each lookup
- * a cache miss: 40% of the time).  8 bytes a slot (16 took 10% more
- * time): ids below 2^32 (xctrace's count from 1), a value below 2^27 - 1
- * (a frame, binary or stack id); b (a number: weight, pid, tid) is kept
- * apart, in vals, for the few elements that have one.
+ * id table: the value of each element kept, by its id.  xctrace numbers
+ * the elements it writes from 1, in writing order: the ids are small and
+ * dense, so each has a slot in an array indexed by the id itself (4 bytes:
+ * kind << 27 | value, or its index in vals for the few elements with a
+ * number).  The array grows to cover an id only below 8 times the ids
+ * kept plus 2^16, so that its memory grows with the elements kept, never
+ * with how large an id is; any other id goes to an open-addressing table
+ * on a hash of it.  Values are below 2^27 - 1 (frame, binary or stack ids);
+ * 0 is an empty slot.
  */
 struct ident {
 	uint32_t id;
-	uint32_t ka;			/* kind << 27 | value (or its index
-					   in vals); 0: an empty slot */
+	uint32_t ka;			/* as a slot of the array */
 };
-#define IDKIND(e) ((int)((e)->ka >> 27))
+#define KAKIND(ka) ((int)((ka) >> 27))
 #define IDNONE 0x7ffffffu		/* NONE, stored */
-#define IDVAL(e) (((e)->ka & IDNONE) == IDNONE ? NONE : (e)->ka & IDNONE)
+#define KAVAL(ka) (((ka) & IDNONE) == IDNONE ? NONE : (ka) & IDNONE)
+#define DENSE_SLACK 65536u
 
 struct ctx {
 	int kind;
@@ -89,6 +90,7 @@ struct fold_xctrace_st {
 	char why[512];
 
 	struct ctx cx[FOLD_XML_MAXDEPTH + 2];
+	struct fold_xml_head hframe, hbinary, hbt;	/* fast(): refs */
 	unsigned skip;			/* > 0: inside a skipped subtree
 					   opened at this depth */
 
@@ -121,8 +123,10 @@ struct fold_xctrace_st {
 	uint32_t *bt;
 	size_t nbt, btcap;
 
-	struct ident *ids;
-	size_t idmask, nids;
+	uint32_t *dense;		/* by id */
+	size_t dcap;
+	struct ident *ids;		/* the rest, hashed */
+	size_t idmask, nhash, nids;
 	uint64_t *vals;
 	size_t nvals, vcap;
 
@@ -183,7 +187,7 @@ static const char export_hint[] =
 static inline size_t
 idslot(uint64_t id, size_t mask)
 {
-	return (size_t)id & mask;
+	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
 }
 
 /* kinds whose value is a number */
@@ -194,47 +198,62 @@ numeric(int kind)
 	    kind == K_THREAD;
 }
 
-static struct ident *
-id_find(struct fold_xctrace_st *st, uint64_t id)
+/* The slot of id: kind << 27 | value, or 0 when no element has it. */
+static inline uint32_t
+id_get(const struct fold_xctrace_st *st, uint64_t id)
 {
-	size_t i = idslot(id, st->idmask);
+	size_t i;
 
-	for (;; i = (i + 1) & st->idmask) {
+	if (id < st->dcap && st->dense[id] != 0)
+		return st->dense[id];
+	if (st->nhash == 0)
+		return 0;
+	for (i = idslot(id, st->idmask);; i = (i + 1) & st->idmask) {
 		if (st->ids[i].ka == 0)
-			return NULL;
+			return 0;
 		if (st->ids[i].id == id)
-			return &st->ids[i];
+			return st->ids[i].ka;
 	}
 }
 
-static int
-id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
-    uint64_t b)
+static void
+hash_put(struct fold_xctrace_st *st, uint64_t id, uint32_t ka)
 {
-	struct ident *old = st->ids, *e;
-	size_t i, n = st->idmask + 1;
+	struct ident *old = st->ids;
+	size_t i, j, n = st->idmask + 1;
 
-	if (2 * (st->nids + 1) > n) {
-		st->idmask = 2 * n - 1;
-		st->ids = xcalloc(2 * n, sizeof(*st->ids));
+	if (old == NULL || 2 * (st->nhash + 1) > n) {
+		n = old == NULL ? 0 : n;
+		st->idmask = n == 0 ? 1023 : 2 * n - 1;
+		st->ids = xcalloc(st->idmask + 1, sizeof(*st->ids));
 		for (i = 0; i < n; i++)
 			if (old[i].ka != 0) {
-				size_t j = idslot(old[i].id, st->idmask);
+				j = idslot(old[i].id, st->idmask);
 				while (st->ids[j].ka != 0)
 					j = (j + 1) & st->idmask;
 				st->ids[j] = old[i];
 			}
 		free(old);
 	}
-	for (i = idslot(id, st->idmask);; i = (i + 1) & st->idmask) {
-		e = &st->ids[i];
-		if (e->ka == 0)
-			break;
-		if (e->id == id)
-			return bad(st, "id=\"%llu\" given twice (a <%s>, then a "
-			    "<%s>)", (unsigned long long)id - 1,
-			    kname[IDKIND(e)], kname[kind]);
-	}
+	for (i = idslot(id, st->idmask); st->ids[i].ka != 0;
+	    i = (i + 1) & st->idmask)
+		;
+	st->ids[i].id = (uint32_t)id;
+	st->ids[i].ka = ka;
+	st->nhash++;
+}
+
+static int
+id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
+    uint64_t b)
+{
+	uint32_t ka = id_get(st, id);
+	size_t n;
+
+	if (ka != 0)
+		return bad(st, "id=\"%llu\" given twice (a <%s>, then a "
+		    "<%s>)", (unsigned long long)id - 1, kname[KAKIND(ka)],
+		    kname[kind]);
 	if (numeric(kind)) {
 		/* a thread: its process frame and tid, two in a row */
 		fold_grow(&st->vals, &st->vcap, st->nvals + 2,
@@ -248,9 +267,20 @@ id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
 		a = IDNONE;
 	else if (a >= IDNONE)
 		return bad(st, "more than 2^27 - 1 elements kept");
-	e->id = (uint32_t)id;
-	e->ka = (uint32_t)kind << 27 | a;
+	ka = (uint32_t)kind << 27 | a;
 	st->nids++;
+	if (id >= st->dcap && id < 8 * (uint64_t)st->nids + DENSE_SLACK) {
+		for (n = st->dcap ? st->dcap : DENSE_SLACK; n <= id; n *= 2)
+			;
+		st->dense = xrealloc(st->dense, n * sizeof(*st->dense));
+		memset(st->dense + st->dcap, 0,
+		    (n - st->dcap) * sizeof(*st->dense));
+		st->dcap = n;
+	}
+	if (id < st->dcap)
+		st->dense[id] = ka;
+	else
+		hash_put(st, id, ka);
 	return 0;
 }
 
@@ -258,34 +288,42 @@ static void
 id_reset(struct fold_xctrace_st *st)
 {
 	free(st->ids);
-	st->idmask = 1023;
-	st->ids = xcalloc(st->idmask + 1, sizeof(*st->ids));
-	st->nids = 0;
+	free(st->dense);
+	st->ids = NULL;
+	st->dense = NULL;
+	st->idmask = st->dcap = st->nhash = st->nids = 0;
 	st->nvals = 0;
 }
 
-/* A decimal id or ref value: 1 with *v (plus 1: 0 is "none"), or -1. */
 static int
+not_id(struct fold_xctrace_st *st, const char *what, const char *s,
+    size_t n)
+{
+	return bad(st, "%s=\"%.*s\" is not a number", what,
+	    (int)(n > 40 ? 40 : n), s);
+}
+
+/* A decimal id or ref value: 1 with *v (plus 1: 0 is "none"), or -1. */
+static inline int
 parse_id(struct fold_xctrace_st *st, const char *what, const char *s,
     size_t n, uint64_t *v)
 {
 	uint64_t x = 0;
+	unsigned d;
 	size_t i;
 
 	if (n == 0 || n > 10)
-		goto no;
+		return not_id(st, what, s, n);
 	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			goto no;
-		x = x * 10 + (uint64_t)(s[i] - '0');
+		d = (unsigned)((unsigned char)s[i] - '0');
+		if (d > 9)
+			return not_id(st, what, s, n);
+		x = x * 10 + d;
 	}
 	if (x >= 0xffffffffULL)
-		goto no;
+		return not_id(st, what, s, n);
 	*v = x + 1;
 	return 1;
-no:
-	return bad(st, "%s=\"%.*s\" is not a number", what,
-	    (int)(n > 40 ? 40 : n), s);
 }
 
 /* ---- frames ------------------------------------------------------------ */
@@ -592,6 +630,36 @@ kind_of(struct fold_xctrace_st *st, const struct ctx *up, const char *nm,
 	return K_SKIP;
 }
 
+/* How many of the next cells of the row have columns we do not use
+ * (kind_of() would say K_SKIP whatever their names); past the last
+ * column, cells are not used either (one counted). */
+static int
+cells_unused(const struct fold_xctrace_st *st)
+{
+	unsigned fl = st->flags;
+	int c, n = 0;
+
+	if (!st->schema)
+		return 0;
+	if (st->col >= st->ncols)
+		return 1;
+	for (c = st->col; c < st->ncols; c++, n++)
+		switch (st->roles[c]) {
+		case R_STACK:
+			return n;
+		case R_WEIGHT:
+			if (fl & FOLD_XCTRACE_WEIGHT)
+				return n;
+			break;
+		case R_THREAD:
+		case R_PROCESS:
+			if (fl & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID))
+				return n;
+			break;
+		}
+	return n;
+}
+
 /* copy at most MAXSHORT - 1 bytes */
 static size_t
 short_copy(char *dst, const char *s, size_t n)
@@ -667,6 +735,140 @@ proc_name(struct fold_xctrace_st *st, const char *s, size_t n)
 	st->plen = short_copy(st->pname, s, n);
 }
 
+/* The attributes of a START we read, in one pass over them. */
+struct avals {
+	const char *ref, *id, *name, *addr;
+	size_t nref, nid, nname, naddr;
+};
+
+static void
+avals(const struct fold_xml *x, struct avals *av)
+{
+	const struct fold_xml_attr *t;
+	size_t i;
+
+	av->ref = av->id = av->name = av->addr = NULL;
+	av->nref = av->nid = av->nname = av->naddr = 0;
+	for (i = 0; i < x->nattrs; i++) {
+		t = &x->attrs[i];
+		if (t->nlen == 2 && t->name[0] == 'i' && t->name[1] == 'd') {
+			av->id = t->val;
+			av->nid = t->vlen;
+		} else if (t->nlen == 3 && memcmp(t->name, "ref", 3) == 0) {
+			av->ref = t->val;
+			av->nref = t->vlen;
+		} else if (t->nlen == 4 && memcmp(t->name, "name", 4) == 0) {
+			av->name = t->val;
+			av->nname = t->vlen;
+		} else if (t->nlen == 4 && memcmp(t->name, "addr", 4) == 0) {
+			av->addr = t->val;
+			av->naddr = t->vlen;
+		}
+	}
+}
+
+/* The slot of the element of kind k that ref="v" names: 0 with *e, or -1
+ * with why. */
+static int
+ref_slot(struct fold_xctrace_st *st, int k, const char *v, size_t vn,
+    uint32_t *e)
+{
+	const struct fold_xml *x = &st->xml;
+	uint64_t ref = 0;
+
+	if (parse_id(st, "ref", v, vn, &ref) < 0)
+		return -1;
+	*e = id_get(st, ref);
+	if (*e == 0)
+		return bad(st, "<%.*s ref=\"%llu\">: no element with that id "
+		    "before it", (int)x->nlen, x->name,
+		    (unsigned long long)ref - 1);
+	if (KAKIND(*e) != k)
+		return bad(st, "<%.*s ref=\"%llu\">: that id is a <%s>",
+		    (int)x->nlen, x->name, (unsigned long long)ref - 1,
+		    kname[KAKIND(*e)]);
+	return 0;
+}
+
+/*
+ * A hint: when the next element is another ref of head h, the id slot it
+ * will look up is fetched now, so that its cache miss overlaps the work
+ * on this one (refs to frames written long before are misses: 3% less
+ * time on the 200k-row export; two ahead was no better).
+ */
+static inline void
+prefetch_next(struct fold_xctrace_st *st, const struct fold_xml_head *h)
+{
+	size_t n, i;
+	const char *p = fold_xml_peek(&st->xml, &n);
+	uint64_t id = 0;
+
+	/* a hint only: a look at the head's ends is enough */
+	if (n < h->len + 11 || p[1] != h->s[1] || p[h->len - 1] != '"')
+		return;
+	for (i = h->len; i < h->len + 10 && p[i] >= '0' && p[i] <= '9'; i++)
+		id = id * 10 + (uint64_t)(p[i] - '0');
+	if (id + 1 < st->dcap)
+		fold_prefetch(&st->dense[id + 1]);
+}
+
+/*
+ * The fast path of the elements most written: refs written
+ * <frame ref="N"/> in a backtrace, <binary ref="N"/> in a frame,
+ * <backtrace ref="N"/> as a row's stack cell (fold_xml_leaf()), and the
+ * cells of columns not used (fold_xml_skip()): what on_start() and
+ * on_end() would do with them, without their events.  1: one taken; 0:
+ * none (fold_xml_next() reads on); -1: an error (why set).
+ */
+static int
+fast(struct fold_xctrace_st *st)
+{
+	struct fold_xml *x = &st->xml;
+	struct ctx *c = &st->cx[x->depth];
+	const char *v;
+	size_t vn;
+	uint32_t e;
+	int n;
+
+	switch (c->kind) {
+	case K_ROW:
+		if ((n = cells_unused(st)) > 0) {
+			/* as kind_of() counts them */
+			st->col += (n = fold_xml_skip(x, n));
+			return n > 0;
+		}
+		if (st->col >= st->ncols || st->roles[st->col] != R_STACK ||
+		    !fold_xml_leaf(x, &st->hbt, &v, &vn))
+			return 0;
+		st->col++;
+		if (ref_slot(st, K_BT, v, vn, &e) < 0)
+			return -1;
+		st->rstack = KAVAL(e);
+		return 1;
+	case K_BT:
+	case K_TBT:
+		if (c->ref || !fold_xml_leaf(x, &st->hframe, &v, &vn))
+			return 0;
+		prefetch_next(st, &st->hframe);
+		if (ref_slot(st, K_FRAME, v, vn, &e) < 0)
+			return -1;
+		fold_grow(&st->bt, &st->btcap, st->nbt + 1, sizeof(*st->bt));
+		st->bt[st->nbt++] = KAVAL(e);
+		return 1;
+	case K_FRAME:
+		if (c->ref || !fold_xml_leaf(x, &st->hbinary, &v, &vn))
+			return 0;
+		if (ref_slot(st, K_BINARY, v, vn, &e) < 0)
+			return -1;
+		if (KAVAL(e) != NONE && !c->set) {
+			c->a = KAVAL(e);
+			c->set = 1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 /* A START.  0, or -1 with why. */
 static int
 on_start(struct fold_xctrace_st *st)
@@ -676,9 +878,9 @@ on_start(struct fold_xctrace_st *st)
 	struct ctx *c = &st->cx[d], *up = d > 1 ? &st->cx[d - 1] : NULL;
 	const char *v;
 	size_t vn;
-	uint64_t ref = 0;
-	struct ident *e;
+	uint32_t e;
 	int k;
+	struct avals av;
 
 	if (up != NULL && up->ref) {
 		st->skip = d;		/* a ref's content is not read */
@@ -707,22 +909,13 @@ on_start(struct fold_xctrace_st *st)
 	c->b = 0;
 	c->set = 0;
 	c->has = 0;
+	avals(x, &av);
 	if (k >= K_BT && k != K_SENTINEL) {
-		if ((v = fold_xml_attr(x, "ref", &vn)) != NULL) {
-			if (parse_id(st, "ref", v, vn, &ref) < 0)
+		if (av.ref != NULL) {
+			if (ref_slot(st, k, av.ref, av.nref, &e) < 0)
 				return -1;
-			e = id_find(st, ref);
-			if (e == NULL || IDKIND(e) != k)
-				return e == NULL ? bad(st, "<%.*s ref=\"%llu\">"
-				    ": no element with that id before it",
-				    (int)x->nlen, x->name,
-				    (unsigned long long)ref - 1) :
-				    bad(st, "<%.*s ref=\"%llu\">: that id is a "
-				    "<%s>", (int)x->nlen, x->name,
-				    (unsigned long long)ref - 1,
-				    kname[IDKIND(e)]);
 			/* the value goes up at END; nothing inside is read */
-			c->a = IDVAL(e);
+			c->a = KAVAL(e);
 			c->b = 0;
 			if (numeric(k)) {
 				c->b = st->vals[c->a];
@@ -732,8 +925,7 @@ on_start(struct fold_xctrace_st *st)
 			c->ref = 1;
 			return 0;
 		}
-		if ((v = fold_xml_attr(x, "id", &vn)) != NULL &&
-		    parse_id(st, "id", v, vn, &c->id) < 0)
+		if (av.id != NULL && parse_id(st, "id", av.id, av.nid, &c->id) < 0)
 			return -1;
 	}
 	switch (k) {
@@ -776,20 +968,21 @@ on_start(struct fold_xctrace_st *st)
 		break;
 	case K_FRAME:
 		st->nframes++;
-		v = fold_xml_attr(x, "name", &vn);
+		v = av.name;
+		vn = av.nname;
 		if (v != NULL && vn > 0) {
 			if (!st->named && !isaddr(v, vn))
 				st->named = 1;
 			c->a = named_frame(st, v, vn);
 			c->set = 1;
-		} else if ((v = fold_xml_attr(x, "addr", &vn)) != NULL &&
-		    vn > 0) {
+		} else if ((v = av.addr) != NULL && (vn = av.naddr) > 0) {
 			c->a = frame_text(st, v, vn);	/* till a binary */
 			c->b = 1;
 		}
 		break;
 	case K_BINARY:
-		v = fold_xml_attr(x, "name", &vn);
+		v = av.name;
+		vn = av.nname;
 		if (v != NULL && vn > 0) {
 			char *o = nroom(st, vn + 2);
 			o[0] = '[';
@@ -995,6 +1188,9 @@ fold_xctrace_new(unsigned flags)
 	fold_intern_init(&st->frames);
 	fold_intern_init(&st->stacks);
 	fold_intern_init(&st->keys);
+	(void)fold_xml_head(&st->hframe, "<frame ref=\"");
+	(void)fold_xml_head(&st->hbinary, "<binary ref=\"");
+	(void)fold_xml_head(&st->hbt, "<backtrace ref=\"");
 	return x;
 }
 
@@ -1004,7 +1200,7 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 {
 	struct fold_xctrace_st *st = xc->st;
 	struct fold_xml *x = &st->xml;
-	int t, r = 0, refused = 0;
+	int t, r = 0, f, refused = 0;
 	unsigned long long line = 0;
 
 	st->name = name;
@@ -1018,6 +1214,11 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 	id_reset(st);
 	fold_xml_init(x, fd, data, n, chunk);
 	for (;;) {
+		if (!st->skip && (f = fast(st)) != 0) {
+			if (f < 0)
+				break;
+			continue;
+		}
 		t = fold_xml_next(x);
 		if (t == FOLD_XML_START) {
 			if (st->skip)
@@ -1155,22 +1356,77 @@ fold_xctrace_run(struct fold_xctrace *xc, int nfiles, char **files)
 
 /* ---- output ------------------------------------------------------------ */
 
-static void
-put_stack(struct fold_xctrace_st *st, uint32_t sid, char **o, size_t *cap,
-    size_t *n)
+/*
+ * The order of the output, without its text: a stack's text is its frames'
+ * joined by ';', and as frames are not empty and hold no ';', the byte
+ * order of two texts is that of their frames compared one by one as
+ * "FRAME;" (a frame followed by another) or "FRAME" (the last), which
+ * never differ by a prefix but where the last ends.  So each frame's two
+ * forms are ranked once, among all of them, and the stacks sorted as
+ * strings of ranks (4 bytes each, big-endian): 4 bytes a frame instead of
+ * its text.  rank[2 * f] is frame f's rank as the last, rank[2 * f + 1]
+ * followed.
+ */
+static uint32_t *
+frame_ranks(struct fold_xctrace_st *st)
 {
-	struct fold_str s = fold_intern_str(&st->stacks, sid), f;
-	uint32_t fr;
-	size_t i, k = s.len / sizeof(uint32_t);
+	size_t nf = fold_intern_count(&st->frames), i, tot = 0, cap;
+	struct fold_str *fs = xmalloc((2 * nf + 1) * sizeof(*fs)), f;
+	uint32_t *ids = xmalloc((2 * nf + 1) * sizeof(*ids));
+	uint32_t *rank = xmalloc((2 * nf + 1) * sizeof(*rank));
+	char *semi;
 
-	for (i = 0; i < k; i++) {
-		memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
-		f = fold_intern_str(&st->frames, fr);
-		fold_grow(o, cap, *n + f.len + 1, 1);
-		if (*n > 0)
-			(*o)[(*n)++] = ';';
-		memcpy(*o + *n, f.s, f.len);
-		*n += f.len;
+	for (i = 0; i < nf; i++)
+		tot += fold_intern_str(&st->frames, (uint32_t)i).len + 1;
+	cap = tot + 1;
+	semi = xmalloc(cap);
+	for (i = 0, tot = 0; i < nf; i++) {
+		f = fold_intern_str(&st->frames, (uint32_t)i);
+		memcpy(semi + tot, f.s, f.len);
+		semi[tot + f.len] = ';';
+		fs[2 * i] = f;
+		fs[2 * i + 1].s = semi + tot;
+		fs[2 * i + 1].len = f.len + 1;
+		tot += f.len + 1;
+	}
+	for (i = 0; i < 2 * nf; i++)
+		ids[i] = (uint32_t)i;
+	fold_sort_strs(ids, 2 * nf, fs);
+	for (i = 0; i < 2 * nf; i++)
+		rank[ids[i]] = (uint32_t)i;
+	free(semi);
+	free(fs);
+	free(ids);
+	return rank;
+}
+
+static void
+put_rank(char **o, size_t *cap, size_t *n, uint32_t r)
+{
+	fold_grow(o, cap, *n + 4, 1);
+	(*o)[(*n)++] = (char)(r >> 24);
+	(*o)[(*n)++] = (char)(r >> 16);
+	(*o)[(*n)++] = (char)(r >> 8);
+	(*o)[(*n)++] = (char)r;
+}
+
+/* The key of a line (stack id, or keys' id): its root frame (NONE: none)
+ * and stack. */
+static void
+key_of(const struct fold_xctrace_st *st, size_t k, uint32_t *root,
+    uint32_t *sid)
+{
+	struct fold_str s;
+	uint32_t kb[2];
+
+	if (st->flags & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)) {
+		s = fold_intern_str(&st->keys, (uint32_t)k);
+		memcpy(kb, s.s, sizeof(kb));
+		*root = kb[0];
+		*sid = kb[1];
+	} else {
+		*root = NONE;
+		*sid = (uint32_t)k;
 	}
 }
 
@@ -1178,52 +1434,71 @@ void
 fold_xctrace_print(struct fold_xctrace *xc)
 {
 	struct fold_xctrace_st *st = xc->st;
-	struct fold_intern texts;
-	uint64_t *sums = NULL, v;
-	size_t scap = 0, k, nkeys, tcap = 0, tn;
-	uint32_t *ids, t, kb[2];
-	char *tx = NULL;
-	struct fold_str s, f;
-	int pidtid = (st->flags & (FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)) != 0;
+	struct fold_str *keys = NULL, s, f;
+	uint64_t *sums, v;
+	size_t k, i, nfr, m = 0, nkeys = st->ncap, kcap = 0, rcap = 0, rn = 0;
+	uint32_t *ids, *rank, *kid, root, sid, fr;
+	char *rb = NULL;
 
-	fold_intern_init(&texts);
-	nkeys = st->ncap;
+	rank = frame_ranks(st);
 	for (k = 0; k < nkeys; k++) {
 		v = (st->flags & FOLD_XCTRACE_WEIGHT) ? st->w[k] : st->n[k];
 		if (v == 0)
 			continue;
-		tn = 0;
-		if (pidtid) {
-			s = fold_intern_str(&st->keys, (uint32_t)k);
-			memcpy(kb, s.s, sizeof(kb));
-			f = fold_intern_str(&st->frames, kb[0]);
-			fold_grow(&tx, &tcap, f.len + 1, 1);
-			memcpy(tx, f.s, f.len);
-			tn = f.len;
-			put_stack(st, kb[1], &tx, &tcap, &tn);
-		} else
-			put_stack(st, (uint32_t)k, &tx, &tcap, &tn);
-		t = fold_intern(&texts, tx, tn, NULL);
-		fold_grow(&sums, &scap, (size_t)t + 1, sizeof(*sums));
-		/* distinct keys are distinct texts: no sum can overflow */
-		sums[t] += v;
+		fold_grow(&keys, &kcap, m + 1, sizeof(*keys));
+		keys[m].s = (const char *)(uintptr_t)rn;	/* an offset */
+		key_of(st, k, &root, &sid);
+		s = fold_intern_str(&st->stacks, sid);
+		nfr = s.len / sizeof(uint32_t);
+		if (root != NONE)
+			put_rank(&rb, &rcap, &rn, rank[2 * root + 1]);
+		for (i = 0; i < nfr; i++) {
+			memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
+			put_rank(&rb, &rcap, &rn, rank[2 * fr + (i + 1 < nfr)]);
+		}
+		keys[m].len = rn - (size_t)(uintptr_t)keys[m].s;
+		m++;
 	}
-	free(tx);
-	k = fold_intern_count(&texts);
-	ids = xmalloc((k + 1) * sizeof(*ids));
-	for (tn = 0; tn < k; tn++)
-		ids[tn] = (uint32_t)tn;
-	fold_sort_names(ids, k, &texts);
-	for (tn = 0; tn < k; tn++) {
-		s = fold_intern_str(&texts, ids[tn]);
-		fo_write(s.s, s.len);
+	free(rank);
+	sums = xmalloc((m + 1) * sizeof(*sums));
+	kid = xmalloc((m + 1) * sizeof(*kid));
+	ids = xmalloc((m + 1) * sizeof(*ids));
+	for (k = 0, m = 0; k < nkeys; k++) {
+		v = (st->flags & FOLD_XCTRACE_WEIGHT) ? st->w[k] : st->n[k];
+		if (v == 0)
+			continue;
+		keys[m].s = rb + (size_t)(uintptr_t)keys[m].s;
+		sums[m] = v;
+		kid[m] = (uint32_t)k;
+		ids[m] = (uint32_t)m;
+		m++;
+	}
+	fold_sort_strs(ids, m, keys);
+	for (k = 0; k < m; k++) {
+		key_of(st, kid[ids[k]], &root, &sid);
+		if (root != NONE) {
+			f = fold_intern_str(&st->frames, root);
+			fo_write(f.s, f.len);
+			fo_putc(';');
+		}
+		s = fold_intern_str(&st->stacks, sid);
+		nfr = s.len / sizeof(uint32_t);
+		for (i = 0; i < nfr; i++) {
+			memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
+			f = fold_intern_str(&st->frames, fr);
+			if (i > 0)
+				fo_putc(';');
+			fo_write(f.s, f.len);
+		}
 		fo_putc(' ');
-		fo_u64(sums[ids[tn]]);
+		fo_u64(sums[ids[k]]);
 		fo_putc('\n');
 	}
 	free(ids);
+	free(kid);
 	free(sums);
-	fold_intern_free(&texts);
+	free(keys);
+	free(rb);
 }
 
 int
@@ -1233,6 +1508,7 @@ fold_xctrace_end(struct fold_xctrace *xc)
 	int status = xc->status;
 
 	free(st->ids);
+	free(st->dense);
 	free(st->vals);
 	free(st->bt);
 	fold_intern_free(&st->raw);

@@ -4,7 +4,10 @@
  * byte at a time (13 past 2 KB), it must give the same events (types, names, attributes,
  * text) and end the same way (the end or the same error on the same
  * line); START and END must pair up, the depth stay within its bound, an
- * error stick.  Then the collapser: what it writes must be valid folded
+ * error stick.  A third time with the fast paths (fold_xml_skip(),
+ * fold_xml_leaf()) tried between events: they must end the same way (the
+ * end, or the same error on the same line), so that they never take what
+ * the reader would refuse.  Then the collapser: what it writes must be valid folded
  * lines, and an input read without error, added twice, must give the same
  * stacks with each count doubled. */
 #include "fuzz.h"
@@ -31,17 +34,39 @@ mix(uint64_t *h, const void *p, size_t n)
 }
 
 static void
-read_all(const uint8_t *data, size_t size, size_t chunk, struct trail *t)
+read_all(const uint8_t *data, size_t size, size_t chunk, int fast,
+    struct trail *t)
 {
+	static const char *const heads[] = {
+		"<frame ref=\"", "<binary ref=\"", "<backtrace ref=\"",
+		"<a b='"
+	};
+	struct fold_xml_head hd[4];
 	struct fold_xml x;
 	unsigned depth = 0;
-	size_t i;
+	size_t i, n;
+	const char *v;
 	int e;
 
 	memset(t, 0, sizeof(*t));
 	t->h = 0xcbf29ce484222325ULL;
+	for (i = 0; i < 4; i++)
+		if (fold_xml_head(&hd[i], heads[i]) != 0)
+			abort();
 	fold_xml_init(&x, -1, data, size, chunk);
 	for (;;) {
+		if (fast && t->events % 3 != 2) {
+			e = t->events % 3 == 0 ? fold_xml_skip(&x,
+			    1 + (int)(t->events / 3 % 3)) :
+			    fold_xml_leaf(&x, &hd[t->events / 3 % 4], &v, &n);
+			if (e) {
+				if (x.type != FOLD_XML_END || x.depth != depth ||
+				    x.nlen == 0)
+					abort();
+				t->events++;
+				continue;
+			}
+		}
 		e = fold_xml_next(&x);
 		t->events++;
 		mix(&t->h, &e, sizeof(e));
@@ -107,7 +132,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const size_t chunks[] = { 0, 1, 7, 4096 };
-	struct trail a, b;
+	struct trail a, b, c;
 	struct fold_sample sa, sb;
 	const char *la, *lb;
 	size_t na, nb, lena, lenb;
@@ -116,10 +141,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size == 0)
 		return 0;
-	read_all(data + 1, size - 1, 0, &a);
-	read_all(data + 1, size - 1, size < 2048 ? 1 : 13, &b);
+	read_all(data + 1, size - 1, 0, 0, &a);
+	read_all(data + 1, size - 1, size < 2048 ? 1 : 13, 0, &b);
 	if (a.h != b.h || a.last != b.last || a.line != b.line ||
 	    strcmp(a.why, b.why) != 0 || a.events != b.events)
+		abort();
+	read_all(data + 1, size - 1, chunks[data[0] >> 6], 1, &c);
+	if (a.last != c.last || a.line != c.line || strcmp(a.why, c.why) != 0)
 		abort();
 	flags = FOLD_XCTRACE_QUIET | (data[0] & (FOLD_XCTRACE_WEIGHT |
 	    FOLD_XCTRACE_DEMANGLE | FOLD_XCTRACE_PID | FOLD_XCTRACE_TID));
