@@ -38,12 +38,11 @@ struct frame {
 	int idle;
 };
 
-enum { WIDE = 8, CACHE_BITS = 12 };
-/* A frame key seen lately (s: the copy in its table). */
+enum { WIDE = 8, CACHE_BITS = 13 };
+/* A frame line's text seen lately (s: the copy in st->texts_in). */
 struct cached {
 	const char *s;
-	size_t len;
-	int thread;
+	uint32_t len;
 	uint32_t frame;
 };
 struct tnode {
@@ -63,9 +62,9 @@ struct fold_samplerep_st {
 	size_t depth, ncap;
 	char *tmp;		/* cleaning and demangling scratch */
 	size_t tcap;
-	struct fold_intern keys;	/* frame keys (see frame_of()) */
-	uint32_t *keymap;		/* by key id: its frame */
-	size_t keycap;
+	struct fold_intern ltexts;	/* frame lines' texts (see frame_of()) */
+	uint32_t *linemap;		/* by line text id: its frame */
+	size_t linecap;
 	struct fold_intern threads;	/* thread lines */
 	uint32_t *thmap;		/* by thread line id: its frame */
 	size_t thcap;
@@ -97,7 +96,7 @@ fold_samplerep_new(unsigned flags)
 	struct fold_samplerep_st *st = xcalloc(1, sizeof(*st));
 
 	st->flags = flags;
-	fold_intern_init(&st->keys);
+	fold_intern_init(&st->ltexts);
 	fold_intern_init(&st->threads);
 	fold_intern_init(&st->texts);
 	st->tn = 1;			/* node 0: the empty stack */
@@ -366,56 +365,67 @@ make_frame(struct fold_samplerep_st *st, int thread, const char *mod,
 }
 
 /*
- * The frame of a tree line's text (after the count): its number.  A
- * frame's key is its text up to the ')' of "(in MODULE)" (its name alone
- * without it), which holds what makes the frame and is read in place; a
- * thread's is its text, in a table of its own.
+ * The frame of a tree line's text (after the count): its number.  A frame
+ * line's whole text (with its offsets and addresses) is the key: a text
+ * seen before is found by one look at the cache and one memcmp(), without
+ * splitting it again; a new one is split and made a frame.  A thread's
+ * text is the key too, in a table of its own.
  */
 static size_t
 cache_of(const char *t, size_t n)
 {
-	uint64_t a = 0, b = 0;
+	uint64_t a = 0, b = 0, c = 0, d = 0;
 
-	if (n >= 8) {
+	if (n >= 16) {
 		memcpy(&a, t, 8);
-		memcpy(&b, t + n - 8, 8);
+		memcpy(&b, t + 8, 8);
+		memcpy(&c, t + n - 16, 8);
+		memcpy(&d, t + n - 8, 8);
+	} else if (n >= 8) {
+		memcpy(&a, t, 8);
+		memcpy(&d, t + n - 8, 8);
 	} else if (n > 0)
-		a = (uint64_t)(unsigned char)t[0] << 8 | (unsigned char)t[n - 1];
-	a = (a ^ b * UINT64_C(0x9E3779B97F4A7C15) ^ n) *
-	    UINT64_C(0xBF58476D1CE4E5B9);
+		a = (uint64_t)(unsigned char)t[0] << 16 |
+		    (uint64_t)(unsigned char)t[n / 2] << 8 |
+		    (unsigned char)t[n - 1];
+	a = (a * UINT64_C(0x9E3779B97F4A7C15)) ^ (b * UINT64_C(0xBF58476D1CE4E5B9))
+	    ^ (c * UINT64_C(0x94D049BB133111EB)) ^ ((d ^ n) *
+	    UINT64_C(0xD6E8FEB86659FD93));
+	a ^= a >> 29;
+	a *= UINT64_C(0xBF58476D1CE4E5B9);
 	return (size_t)(a >> (64 - CACHE_BITS));
 }
 
 static uint32_t
 frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n)
 {
-	struct cached *c;
-	struct fold_intern *tab = thread ? &st->threads : &st->keys;
-	uint32_t **map = thread ? &st->thmap : &st->keymap;
-	size_t *mcap = thread ? &st->thcap : &st->keycap;
+	struct cached *c = NULL;
+	struct fold_intern *tab = thread ? &st->threads : &st->ltexts;
+	uint32_t **map = thread ? &st->thmap : &st->linemap;
+	size_t *mcap = thread ? &st->thcap : &st->linecap;
 	const char *mod = NULL;
-	size_t nlen = n, mlen = 0, klen;
+	size_t nlen = n, mlen = 0;
 	uint32_t id;
 	int isnew;
 
-	if (!thread)
-		split_frame(t, n, &nlen, &mod, &mlen);
-	klen = mod != NULL ? (size_t)(mod - t) + mlen + 1 : nlen;
-	/* the cache: a key seen lately, found without hashing it all */
-	c = &st->cache[cache_of(t, klen)];
-	if (c->len == klen && c->thread == thread && klen > 0 &&
-	    memcmp(c->s, t, klen) == 0)
-		return c->frame;
-	id = fold_intern(tab, t, klen, &isnew);
+	if (!thread && n <= UINT32_MAX) {
+		c = &st->cache[cache_of(t, n)];
+		if (c->len == n && n > 0 && memcmp(c->s, t, n) == 0)
+			return c->frame;
+	}
+	id = fold_intern(tab, t, n, &isnew);
 	if (isnew) {
 		fold_grow(map, mcap, (size_t)id + 1, sizeof(**map));
+		if (!thread)
+			split_frame(t, n, &nlen, &mod, &mlen);
 		(*map)[id] = make_frame(st, thread, mod, mlen, t, nlen);
 	}
-	c->s = fold_intern_str(tab, id).s;
-	c->len = klen;
-	c->thread = thread;
-	c->frame = (*map)[id];
-	return c->frame;
+	if (c != NULL) {
+		c->s = fold_intern_str(tab, id).s;
+		c->len = (uint32_t)n;
+		c->frame = (*map)[id];
+	}
+	return (*map)[id];
 }
 
 /* ---- the stacks: a tree of frames ------------------------------------- */
@@ -692,142 +702,160 @@ fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
  * followed by the end (lower than any byte) for the first, by ';' for the
  * second.  So a child whose name is another's with a byte below ';' after
  * it ("f" and "f(int)") comes between the other's own line and its
- * children's, as in the byte order of whole lines.
+ * children's, as in the byte order of whole lines.  Those two strings of
+ * every frame are ranked once (2 * frame for the first, + 1 for the
+ * second); an item is its rank and its node, and the items below a stack
+ * are sorted as numbers.
  */
-struct item {
-	uint32_t node;
-	uint32_t sub;		/* 0: its own line; 1: the lines below it */
-};
-
-static const struct fold_samplerep_st *sort_st;
+static const struct frame *sort_frames;
 
 static int
-byitem(const void *pa, const void *pb)
+byrank(const void *pa, const void *pb)
 {
-	const struct item *a = pa, *b = pb;
-	const struct frame *fa = &sort_st->frames[sort_st->t[a->node].fr];
-	const struct frame *fb = &sort_st->frames[sort_st->t[b->node].fr];
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	const struct frame *fa = &sort_frames[a >> 1];
+	const struct frame *fb = &sort_frames[b >> 1];
 	size_t n = fa->len < fb->len ? fa->len : fb->len;
 	int c = n > 0 ? memcmp(fa->s, fb->s, n) : 0, ca, cb;
 
 	if (c != 0)
 		return c;
 	/* what follows the common part: a byte, ';' or the end (-1) */
-	ca = fa->len > n ? (unsigned char)fa->s[n] : a->sub ? ';' : -1;
-	cb = fb->len > n ? (unsigned char)fb->s[n] : b->sub ? ';' : -1;
+	ca = fa->len > n ? (unsigned char)fa->s[n] : (a & 1) ? ';' : -1;
+	cb = fb->len > n ? (unsigned char)fb->s[n] : (b & 1) ? ';' : -1;
 	if (ca != cb)
 		return ca < cb ? -1 : 1;
-	return a->node < b->node ? -1 : a->node > b->node;
+	return a < b ? -1 : a > b;
 }
 
-/* The walk: items of the levels one after the other; a level is
- * items[at..end) still to write, below the stack of text path[0..plen). */
-struct walk {
-	const struct fold_samplerep_st *st;
-	const size_t *first;	/* kids[first[n]..first[n + 1]): n's */
-	const uint32_t *kids;
-	struct item *items;
-	size_t icap;
-	struct level { size_t at, end, plen; } *lv;
-	size_t nl, lcap;
-};
-
-/* A level for the children of stack up, their items sorted. */
-static void
-push_level(struct walk *w, uint32_t up, size_t plen)
+static int
+byu64(const void *pa, const void *pb)
 {
-	const struct fold_samplerep_st *st = w->st;
-	size_t start = w->nl > 0 ? w->lv[w->nl - 1].end : 0, ni = start, i, c;
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
 
-	fold_grow(&w->items, &w->icap,
-	    start + 2 * (w->first[up + 1] - w->first[up]) + 1,
-	    sizeof(*w->items));
-	for (i = w->first[up]; i < w->first[up + 1]; i++) {
-		c = w->kids[i];
-		if (st->t[c].own > 0) {
-			w->items[ni].node = (uint32_t)c;
-			w->items[ni++].sub = 0;
-		}
-		if (w->first[c + 1] > w->first[c]) {
-			w->items[ni].node = (uint32_t)c;
-			w->items[ni++].sub = 1;
-		}
-	}
-	if (w->first[up + 1] - w->first[up] > 1)
-		qsort(w->items + start, ni - start, sizeof(*w->items), byitem);
-	fold_grow(&w->lv, &w->lcap, w->nl + 1, sizeof(*w->lv));
-	w->lv[w->nl].at = start;
-	w->lv[w->nl].end = ni;
-	w->lv[w->nl].plen = plen;
-	w->nl++;
+	return a < b ? -1 : a > b;
 }
+
+static void
+sort_items(uint64_t *a, size_t n)
+{
+	size_t i, j;
+	uint64_t x;
+
+	if (n > 16) {
+		qsort(a, n, sizeof(*a), byu64);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		x = a[i];
+		for (j = i; j > 0 && a[j - 1] > x; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
+}
+
+/* The walk: a level is items[at..end) still to write, below the stack of
+ * text path[0..plen). */
+struct level {
+	size_t at, end, plen;
+};
 
 void
 fold_samplerep_print(struct fold_samplerep *r)
 {
 	struct fold_samplerep_st *st = r->st;
-	size_t tn = st->tn, n, plen, pcap = 0;
-	size_t *first = xcalloc(tn + 1, sizeof(*first));
-	unsigned char *live = xcalloc(tn, 1);
-	uint32_t *kids;
-	struct walk w;
-	struct level *l;
-	struct item it;
+	size_t tn = st->tn, nf = fold_intern_count(&st->texts), n, i, u;
+	size_t plen, pcap = 0, nl = 0, lcap = 0;
+	unsigned char *fl = xcalloc(tn, 1);
+	size_t *first = xcalloc(tn + 2, sizeof(*first));
+	uint32_t *order, *rank, k;
+	uint64_t *items, it;
+	struct level *lv = NULL, *l;
+	const struct tnode *t = st->t;
 	const struct frame *f;
 	char *path = NULL, *o;
 
-	/* the stacks with samples and those above them */
+	if (nf > UINT32_MAX / 2)
+		fold_die(1, "more than %lu distinct frames",
+		    (unsigned long)(UINT32_MAX / 2));
+	order = xmalloc((2 * nf + 1) * sizeof(*order));
+	rank = xmalloc((2 * nf + 1) * sizeof(*rank));
+	for (i = 0; i < 2 * nf; i++)
+		order[i] = (uint32_t)i;
+	sort_frames = st->frames;
+	qsort(order, 2 * nf, sizeof(*order), byrank);
+	for (i = 0; i < 2 * nf; i++)
+		rank[order[i]] = (uint32_t)i;
+	/*
+	 * A stack is live (1) with samples of its own or a live child (2); a
+	 * child's number is above its parent's, so one pass from the top
+	 * settles it, and counts the items below each stack (at first[up + 2],
+	 * summed below into where each stack's items start).
+	 */
 	for (n = tn; n-- > 1;)
-		if (st->t[n].own > 0 || live[n])
-			live[n] = live[st->t[n].up] = 1;
-	/* the children of each stack, grouped */
-	for (n = 1; n < tn; n++)
-		if (live[n])
-			first[st->t[n].up + 1]++;
-	for (n = 0; n < tn; n++)
-		first[n + 1] += first[n];
-	kids = xmalloc((first[tn] + 1) * sizeof(*kids));
-	for (n = 1; n < tn; n++)
-		if (live[n])
-			kids[first[st->t[n].up]++] = (uint32_t)n;
-	for (n = tn; n-- > 0;)	/* first[] moved on by one group */
-		first[n + 1] = first[n];
-	first[0] = 0;
-	memset(&w, 0, sizeof(w));
-	w.st = sort_st = st;
-	w.first = first;
-	w.kids = kids;
-	push_level(&w, 0, 0);
-	while (w.nl > 0) {
-		l = &w.lv[w.nl - 1];
+		if (t[n].own > 0 || (fl[n] & 2)) {
+			fl[n] |= 1;
+			fl[t[n].up] |= 2;
+			first[t[n].up + 2] += (t[n].own > 0) + (fl[n] >> 1);
+		}
+	for (n = 2; n < tn + 2; n++)
+		first[n] += first[n - 1];
+	items = xmalloc((first[tn + 1] + 1) * sizeof(*items));
+	for (n = 1; n < tn; n++) {
+		if (!(fl[n] & 1))
+			continue;
+		u = t[n].up + 1;
+		if (t[n].own > 0)
+			items[first[u]++] = (uint64_t)rank[2 * t[n].fr] << 32 | n;
+		if (fl[n] & 2)
+			items[first[u]++] = (uint64_t)rank[2 * t[n].fr + 1] << 32 |
+			    n;
+	}
+	/* now stack u's items are items[first[u]..first[u + 1]) */
+	for (u = 0; u < tn; u++)
+		if (first[u + 1] - first[u] > 1)
+			sort_items(items + first[u], first[u + 1] - first[u]);
+	fold_grow(&lv, &lcap, 1, sizeof(*lv));
+	lv[0].at = first[0];
+	lv[0].end = first[1];
+	lv[0].plen = 0;
+	nl = 1;
+	while (nl > 0) {
+		l = &lv[nl - 1];
 		if (l->at == l->end) {
-			w.nl--;
+			nl--;
 			continue;
 		}
-		it = w.items[l->at++];
+		it = items[l->at++];
 		plen = l->plen;
-		f = &st->frames[st->t[it.node].fr];
+		k = order[it >> 32];
+		n = (uint32_t)it;
+		f = &st->frames[k >> 1];
 		fold_grow(&path, &pcap, plen + 1 + f->len + 1, 1);
 		o = path + plen;
 		if (plen > 0)
 			*o++ = ';';
 		memcpy(o, f->s, f->len);
 		o += f->len;
-		if (it.sub)
-			push_level(&w, it.node, (size_t)(o - path));
-		else if (o > path) {	/* (an empty stack is not written) */
+		if (k & 1) {
+			fold_grow(&lv, &lcap, nl + 1, sizeof(*lv));
+			lv[nl].at = first[n];
+			lv[nl].end = first[n + 1];
+			lv[nl++].plen = (size_t)(o - path);
+		} else if (o > path) {	/* (an empty stack is not written) */
 			fo_write(path, (size_t)(o - path));
 			fo_putc(' ');
-			fo_u64(st->t[it.node].own);
+			fo_u64(t[n].own);
 			fo_putc('\n');
 		}
 	}
-	free(w.items);
-	free(w.lv);
+	free(lv);
 	free(path);
-	free(kids);
-	free(live);
+	free(items);
+	free(rank);
+	free(order);
 	free(first);
+	free(fl);
 }
 
 int
@@ -840,11 +868,11 @@ fold_samplerep_end(struct fold_samplerep *r)
 		fold_warn("%llu sample%s of idle threads left out (a wait "
 		    "function on top: --all keeps them)",
 		    (unsigned long long)r->idle, r->idle == 1 ? "" : "s");
-	fold_intern_free(&st->keys);
+	fold_intern_free(&st->ltexts);
 	fold_intern_free(&st->threads);
 	fold_intern_free(&st->texts);
 	free(st->fb);
-	free(st->keymap);
+	free(st->linemap);
 	free(st->thmap);
 	free(st->frames);
 	free(st->t);
