@@ -25,6 +25,8 @@ struct node {
 	uint64_t count;		/* its count */
 	uint64_t kids;		/* its children's, summed */
 	uint32_t stack;		/* its stack: a node of the call tree */
+	uint32_t fresh;		/* the stack is new: its children are seen[] */
+	size_t seen, nseen;	/* its children, seen[seen..seen + nseen) */
 	unsigned long long line;
 	unsigned char idle;	/* a wait function */
 	unsigned char bad;	/* own samples unknown: a child was skipped */
@@ -38,7 +40,7 @@ struct frame {
 	int idle;
 };
 
-enum { WIDE = 8, CACHE_BITS = 13 };
+enum { WIDE = 8, CACHE_BITS = 13 };	/* 2 ways a set */
 /* A frame line's text seen lately (s: the copy in st->texts_in). */
 struct cached {
 	const char *s;
@@ -49,8 +51,14 @@ struct tnode {
 	uint64_t own;		/* its own samples */
 	uint32_t up, fr;	/* the stack below it, its frame */
 	uint32_t kid, sib;	/* its first child, its next sibling (0: none) */
-	uint32_t nkids;		/* children, counted up to WIDE + 1 */
 };
+/* A child of a stack of the current one: its frame and node. */
+struct seen {
+	uint32_t fr, node;
+};
+/* Stacks: at most 2^31 - 1 (node 0 is the empty one), so that the items
+ * below one in fold_samplerep_print() are counted in 32 bits. */
+#define MAXSTACKS 0x7fffffffu
 
 struct fold_samplerep_st {
 	unsigned flags;
@@ -68,7 +76,7 @@ struct fold_samplerep_st {
 	struct fold_intern threads;	/* thread lines */
 	uint32_t *thmap;		/* by thread line id: its frame */
 	size_t thcap;
-	struct cached cache[1 << CACHE_BITS];
+	struct cached cache[2 << CACHE_BITS];	/* sets of 2, newest first */
 	struct fold_intern texts;	/* the frames' texts */
 	struct frame *frames;		/* by text id */
 	size_t fcap;
@@ -80,11 +88,19 @@ struct fold_samplerep_st {
 	 * are a list, searched first: they were made a moment ago (the report
 	 * is a walk of the same tree), so they are in the cache, where a hash
 	 * table's slot would not be.  The children of a node with more than
-	 * WIDE of them are in slots too (open addressing on (up, fr), 0 empty).
+	 * WIDE of them are in slots too (open addressing on (up, fr), node 0:
+	 * empty; the key is in the slot, so a probe reads no node).
+	 * The children of a stack made in this walk of the tree are all in
+	 * seen[] (a stack of lists, a list for each level of the current
+	 * stack), so that they are searched without a look at t[].  nk[n]:
+	 * node n's children, counted up to WIDE + 1.
 	 */
 	struct tnode *t;
-	size_t tn, tncap;
-	uint32_t *slots;
+	unsigned char *nk;
+	size_t tn, tncap, nkcap;
+	struct seen *seen;
+	size_t seencap;
+	struct slot { uint32_t up, fr, node; } *slots;
 	size_t smask, nslots;
 };
 
@@ -101,6 +117,7 @@ fold_samplerep_new(unsigned flags)
 	fold_intern_init(&st->texts);
 	st->tn = 1;			/* node 0: the empty stack */
 	fold_grow(&st->t, &st->tncap, 1, sizeof(*st->t));
+	fold_grow(&st->nk, &st->nkcap, 1, 1);
 	st->smask = 1023;
 	st->slots = xcalloc(st->smask + 1, sizeof(*st->slots));
 	r->st = st;
@@ -397,9 +414,10 @@ cache_of(const char *t, size_t n)
 }
 
 static uint32_t
-frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n)
+frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n,
+    struct cached *c)
 {
-	struct cached *c = NULL;
+	struct cached tmp;
 	struct fold_intern *tab = thread ? &st->threads : &st->ltexts;
 	uint32_t **map = thread ? &st->thmap : &st->linemap;
 	size_t *mcap = thread ? &st->thcap : &st->linecap;
@@ -408,10 +426,17 @@ frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n)
 	uint32_t id;
 	int isnew;
 
-	if (!thread && n <= UINT32_MAX) {
-		c = &st->cache[cache_of(t, n)];
-		if (c->len == n && n > 0 && memcmp(c->s, t, n) == 0)
-			return c->frame;
+	if (thread)
+		c = NULL;
+	if (c != NULL) {
+		if (c[0].len == n && n > 0 && memcmp(c[0].s, t, n) == 0)
+			return c[0].frame;
+		if (c[1].len == n && n > 0 && memcmp(c[1].s, t, n) == 0) {
+			tmp = c[1];
+			c[1] = c[0];
+			c[0] = tmp;
+			return c[0].frame;
+		}
 	}
 	id = fold_intern(tab, t, n, &isnew);
 	if (isnew) {
@@ -421,6 +446,7 @@ frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n)
 		(*map)[id] = make_frame(st, thread, mod, mlen, t, nlen);
 	}
 	if (c != NULL) {
+		c[1] = c[0];
 		c->s = fold_intern_str(tab, id).s;
 		c->len = (uint32_t)n;
 		c->frame = (*map)[id];
@@ -442,13 +468,13 @@ static void
 grow_slots(struct fold_samplerep_st *st)
 {
 	size_t mask = st->smask * 2 + 1, i, n;
-	uint32_t *sl = xcalloc(mask + 1, sizeof(*sl));
+	struct slot *sl = xcalloc(mask + 1, sizeof(*sl));
 
 	for (n = 0; n <= st->smask; n++) {
-		if (st->slots[n] == 0)
+		if (st->slots[n].node == 0)
 			continue;
-		for (i = slot_of(st->t[st->slots[n]].up, st->t[st->slots[n]].fr,
-		    mask); sl[i] != 0; i = (i + 1) & mask)
+		for (i = slot_of(st->slots[n].up, st->slots[n].fr, mask);
+		    sl[i].node != 0; i = (i + 1) & mask)
 			;
 		sl[i] = st->slots[n];
 	}
@@ -463,46 +489,98 @@ put_slot(struct fold_samplerep_st *st, uint32_t n)
 	size_t i;
 
 	for (i = slot_of(st->t[n].up, st->t[n].fr, st->smask);
-	    st->slots[i] != 0; i = (i + 1) & st->smask)
+	    st->slots[i].node != 0; i = (i + 1) & st->smask)
 		;
-	st->slots[i] = n;
+	st->slots[i].up = st->t[n].up;
+	st->slots[i].fr = st->t[n].fr;
+	st->slots[i].node = n;
 	if (++st->nslots * 2 > st->smask)
 		grow_slots(st);
 }
 
-/* The stack of stack up with frame fr on top. */
+/* A new stack: stack up with frame fr on top. */
 static uint32_t
-stack_of(struct fold_samplerep_st *st, uint32_t up, uint32_t fr)
+new_stack(struct fold_samplerep_st *st, uint32_t up, uint32_t fr)
 {
-	struct tnode *u = &st->t[up], *c;
-	size_t i;
+	struct tnode *u, *c;
 	uint32_t n;
 
-	if (u->nkids <= WIDE) {
-		for (n = u->kid; n != 0; n = st->t[n].sib)
-			if (st->t[n].fr == fr)
-				return n;
-	} else
-		for (i = slot_of(up, fr, st->smask); (n = st->slots[i]) != 0;
-		    i = (i + 1) & st->smask)
-			if (st->t[n].up == up && st->t[n].fr == fr)
-				return n;
-	if (st->tn >= UINT32_MAX)
-		fold_die(1, "more than 4294967294 distinct stacks");
+	if (st->tn >= MAXSTACKS)
+		fold_die(1, "more than %lu distinct stacks",
+		    (unsigned long)MAXSTACKS - 1);
 	n = (uint32_t)st->tn++;
 	fold_grow(&st->t, &st->tncap, st->tn, sizeof(*st->t));
+	fold_grow(&st->nk, &st->nkcap, st->tn, 1);
 	u = &st->t[up];
 	c = &st->t[n];
 	c->up = up;
 	c->fr = fr;
 	c->sib = u->kid;
 	u->kid = n;
-	if (u->nkids <= WIDE && ++u->nkids > WIDE)	/* now wide */
+	if (st->nk[up] <= WIDE && ++st->nk[up] > WIDE)	/* now wide */
 		for (n = u->kid; n != 0; n = st->t[n].sib)
 			put_slot(st, n);
-	else if (u->nkids > WIDE)
+	else if (st->nk[up] > WIDE)
 		put_slot(st, n);
 	return (uint32_t)(c - st->t);
+}
+
+/* The stack of stack up with frame fr on top. */
+static uint32_t
+stack_of(struct fold_samplerep_st *st, uint32_t up, uint32_t fr)
+{
+	size_t i;
+	uint32_t n;
+
+	if (st->nk[up] <= WIDE) {
+		for (n = st->t[up].kid; n != 0; n = st->t[n].sib)
+			if (st->t[n].fr == fr)
+				return n;
+	} else
+		for (i = slot_of(up, fr, st->smask);
+		    (n = st->slots[i].node) != 0; i = (i + 1) & st->smask)
+			if (st->slots[i].up == up && st->slots[i].fr == fr)
+				return n;
+	return new_stack(st, up, fr);
+}
+
+/*
+ * The stack of frame fr on top of the stack of level lvl - 1 (the empty
+ * stack at level 0), set in nodes[lvl].  Below a stack made in this walk,
+ * the children are those in its list in seen[].
+ */
+static void
+push_stack(struct fold_samplerep_st *st, size_t lvl, uint32_t fr)
+{
+	struct node *nd = &st->nodes[lvl], *up = lvl > 0 ? nd - 1 : NULL;
+	uint32_t upst = up != NULL ? up->stack : 0, n = 0;
+	size_t i, e;
+
+	nd->fresh = 0;
+	if (up == NULL || !up->fresh || st->nk[upst] > WIDE) {
+		n = stack_of(st, upst, fr);
+		nd->fresh = n + 1 == st->tn && st->t[n].kid == 0 &&
+		    st->nk[n] == 0;
+	} else {
+		e = up->seen + up->nseen;
+		for (i = up->seen; i < e; i++)
+			if (st->seen[i].fr == fr) {
+				n = st->seen[i].node;
+				break;
+			}
+		if (i == e) {
+			n = new_stack(st, upst, fr);
+			nd->fresh = 1;
+			fold_grow(&st->seen, &st->seencap, e + 1,
+			    sizeof(*st->seen));
+			st->seen[e].fr = fr;
+			st->seen[e].node = n;
+			up->nseen++;
+		}
+	}
+	nd->stack = n;
+	nd->seen = up != NULL ? up->seen + up->nseen : 0;
+	nd->nseen = 0;
 }
 
 /* ---- the tree ---------------------------------------------------------- */
@@ -548,15 +626,72 @@ pop_to(struct fold_samplerep *r, size_t lvl)
 		pop(r);
 }
 
+/*
+ * A line, read without changing anything: what the call graph needs of it
+ * if it is in one.  Lines are read a batch at a time before they are used,
+ * so that the cache sets of their frames are fetched meanwhile.
+ */
+struct scan {
+	const char *line;
+	size_t len;		/* without the blanks at its end */
+	size_t k;		/* the end of the depth markers (0: no 4 spaces) */
+	size_t j;		/* the end of the count */
+	size_t f;		/* the frame's text */
+	uint64_t c;		/* the count */
+	int ovf;		/* the count passed 2^64 - 1 */
+	struct cached *set;	/* the frame's cache set, or NULL */
+};
+
+static void
+scan_line(struct fold_samplerep_st *st, const char *line, size_t len,
+    struct scan *sc)
+{
+	size_t k, j;
+	uint64_t c = 0;
+
+	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' ||
+	    line[len - 1] == '\r'))
+		len--;
+	sc->line = line;
+	sc->len = len;
+	sc->k = sc->j = sc->f = 0;
+	sc->set = NULL;
+	sc->ovf = 0;
+	if (len < 4 || memcmp(line, "    ", 4) != 0)
+		return;
+	sc->k = k = skip_marks(line, 4, len);
+	/* 19 digits cannot pass 2^64 - 1: checked only after them */
+	for (j = k; j < len && j - k < 19 && line[j] >= '0' && line[j] <= '9';
+	    j++)
+		c = c * 10 + (uint64_t)(line[j] - '0');
+	for (; j < len && line[j] >= '0' && line[j] <= '9'; j++) {
+		if (c > (UINT64_MAX - (uint64_t)(line[j] - '0')) / 10) {
+			sc->ovf = 1;
+			break;
+		}
+		c = c * 10 + (uint64_t)(line[j] - '0');
+	}
+	sc->j = j;
+	sc->c = c;
+	while (j < len && line[j] == ' ')
+		j++;
+	sc->f = j;
+	if (j < len && len - j <= UINT32_MAX) {
+		sc->set = &st->cache[2 * cache_of(line + j, len - j)];
+		fold_prefetch(sc->set);
+	}
+}
+
 /* A line of the call graph. */
 static void
-tree_line(struct fold_samplerep *r, const char *line, size_t len)
+tree_line(struct fold_samplerep *r, const struct scan *sc)
 {
 	struct fold_samplerep_st *st = r->st;
+	const char *line = sc->line;
+	size_t len = sc->len, k = sc->k, j = sc->j, lvl;
 	struct node *nd, *up;
-	uint32_t f, upst;
-	size_t k, j, lvl;
-	uint64_t c = 0;
+	uint32_t f;
+	uint64_t c = sc->c;
 	int thread;
 	char msg[96];
 
@@ -565,12 +700,11 @@ tree_line(struct fold_samplerep *r, const char *line, size_t len)
 		st->state = S_OUT;
 		return;
 	}
-	if (len < 4 || memcmp(line, "    ", 4) != 0) {
+	if (k == 0) {
 		bad_line(r, -1, "a call graph line that does not start with "
 		    "4 spaces");
 		return;
 	}
-	k = skip_marks(line, 4, len);
 	if (k == len) {
 		bad_line(r, -1, "a call graph line with depth markers only");
 		return;
@@ -588,21 +722,17 @@ tree_line(struct fold_samplerep *r, const char *line, size_t len)
 		bad_line(r, -1, msg);
 		return;
 	}
-	for (j = k; j < len && line[j] >= '0' && line[j] <= '9'; j++) {
-		if (c > (UINT64_MAX - (uint64_t)(line[j] - '0')) / 10) {
-			bad_line(r, (long)lvl, "a sample count past "
-			    "18446744073709551615");
-			return;
-		}
-		c = c * 10 + (uint64_t)(line[j] - '0');
+	if (sc->ovf) {
+		bad_line(r, (long)lvl, "a sample count past "
+		    "18446744073709551615");
+		return;
 	}
 	if (j == k || j == len || line[j] != ' ') {
 		bad_line(r, (long)lvl, j == k ? "no sample count before the "
 		    "frame" : "no frame after the sample count");
 		return;
 	}
-	while (j < len && line[j] == ' ')
-		j++;
+	j = sc->f;
 	pop_to(r, lvl);
 	st->skipping = 0;
 	thread = lvl == 0;
@@ -620,34 +750,41 @@ tree_line(struct fold_samplerep *r, const char *line, size_t len)
 	nd->kids = 0;
 	nd->line = r->lineno;
 	nd->bad = nd->over = 0;
-	upst = lvl > 0 ? st->nodes[lvl - 1].stack : 0;
 	if (thread && (st->flags & FOLD_SAMPLEREP_NO_THREADS)) {
 		nd->idle = 0;
 		nd->stack = 0;
+		nd->fresh = 0;
+		nd->seen = nd->nseen = 0;
 		return;
 	}
-	f = frame_of(st, thread, line + j, len - j);
+	f = frame_of(st, thread, line + j, len - j, sc->set);
 	nd->idle = (unsigned char)st->frames[f].idle;
-	nd->stack = stack_of(st, upst, f);
+	push_stack(st, lvl, f);
+}
+
+static void
+use_line(struct fold_samplerep *r, const struct scan *sc)
+{
+	struct fold_samplerep_st *st = r->st;
+
+	st->lines++;
+	if (st->state == S_TREE) {
+		if (sc->len > 0)
+			tree_line(r, sc);
+	} else if (sc->len >= 11 && memcmp(sc->line, "Call graph:", 11) == 0) {
+		st->state = S_TREE;
+		st->skipping = 0;
+		st->graphs++;
+	}
 }
 
 void
 fold_samplerep_line(struct fold_samplerep *r, const char *line, size_t len)
 {
-	struct fold_samplerep_st *st = r->st;
+	struct scan sc;
 
-	st->lines++;
-	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' ||
-	    line[len - 1] == '\r'))
-		len--;
-	if (st->state == S_TREE) {
-		if (len > 0)
-			tree_line(r, line, len);
-	} else if (len >= 11 && memcmp(line, "Call graph:", 11) == 0) {
-		st->state = S_TREE;
-		st->skipping = 0;
-		st->graphs++;
-	}
+	scan_line(r->st, line, len, &sc);
+	use_line(r, &sc);
 }
 
 void
@@ -667,12 +804,15 @@ fold_samplerep_eof(struct fold_samplerep *r)
 	st->skipping = 0;
 }
 
+enum { BATCH = 32 };
+
 void
 fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
 {
 	struct fold_in in;
-	const char *line;
-	size_t len;
+	struct scan sc[BATCH];
+	const char *line, *p, *q;
+	size_t len, avail, off, nb, i;
 	int first = 1;
 
 	fold_in_init(&in, nfiles, files);
@@ -683,6 +823,28 @@ fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
 		r->file = in.name;
 		r->lineno = in.lineno;
 		fold_samplerep_line(r, line, len);
+		/* then the whole lines read already, BATCH at a time */
+		for (;;) {
+			avail = fold_in_buffered(&in, &p);
+			for (nb = off = 0; nb < BATCH; nb++) {
+				if ((q = memchr(p + off, '\n', avail - off)) ==
+				    NULL)
+					break;
+				scan_line(r->st, p + off, (size_t)(q - p) - off,
+				    &sc[nb]);
+				off = (size_t)(q - p) + 1;
+			}
+			if (nb == 0)
+				break;
+			for (i = 0; i < nb; i++)
+				if (sc[i].set != NULL)
+					fold_prefetch(sc[i].set->s);
+			for (i = 0; i < nb; i++) {
+				r->lineno = in.lineno + i + 1;
+				use_line(r, &sc[i]);
+			}
+			fold_in_take(&in, off, nb);
+		}
 	}
 	if (first)
 		error_at(r, 0, "empty input: not the output of sample");
@@ -728,34 +890,46 @@ byrank(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/*
+ * An item: key, its rank << 32 and (rank odd) the number of the node's
+ * own items; v, the node's own samples (rank even) or where its items
+ * start (odd).  The items below a stack are together, unsorted until the
+ * walk comes to them.
+ */
+struct item {
+	uint64_t key;
+	uint64_t v;
+};
+
 static int
-byu64(const void *pa, const void *pb)
+bykey(const void *pa, const void *pb)
 {
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	uint64_t a = ((const struct item *)pa)->key;
+	uint64_t b = ((const struct item *)pb)->key;
 
 	return a < b ? -1 : a > b;
 }
 
 static void
-sort_items(uint64_t *a, size_t n)
+sort_items(struct item *a, size_t n)
 {
 	size_t i, j;
-	uint64_t x;
+	struct item x;
 
 	if (n > 16) {
-		qsort(a, n, sizeof(*a), byu64);
+		qsort(a, n, sizeof(*a), bykey);
 		return;
 	}
 	for (i = 1; i < n; i++) {
 		x = a[i];
-		for (j = i; j > 0 && a[j - 1] > x; j--)
+		for (j = i; j > 0 && a[j - 1].key > x.key; j--)
 			a[j] = a[j - 1];
 		a[j] = x;
 	}
 }
 
-/* The walk: a level is items[at..end) still to write, below the stack of
- * text path[0..plen). */
+/* The walk: a level is items[at..end), below the stack of text
+ * path[0..plen). */
 struct level {
 	size_t at, end, plen;
 };
@@ -764,12 +938,12 @@ void
 fold_samplerep_print(struct fold_samplerep *r)
 {
 	struct fold_samplerep_st *st = r->st;
-	size_t tn = st->tn, nf = fold_intern_count(&st->texts), n, i, u;
+	size_t tn = st->tn, nf = fold_intern_count(&st->texts), n, i, u, m;
 	size_t plen, pcap = 0, nl = 0, lcap = 0;
 	unsigned char *fl = xcalloc(tn, 1);
 	size_t *first = xcalloc(tn + 2, sizeof(*first));
 	uint32_t *order, *rank, k;
-	uint64_t *items, it;
+	struct item *items, *it;
 	struct level *lv = NULL, *l;
 	const struct tnode *t = st->t;
 	const struct frame *f;
@@ -794,30 +968,41 @@ fold_samplerep_print(struct fold_samplerep *r)
 	 */
 	for (n = tn; n-- > 1;)
 		if (t[n].own > 0 || (fl[n] & 2)) {
+			u = t[n].up;
+			first[u + 2] += (t[n].own > 0) + (fl[n] >> 1);
 			fl[n] |= 1;
-			fl[t[n].up] |= 2;
-			first[t[n].up + 2] += (t[n].own > 0) + (fl[n] >> 1);
+			fl[u] |= 2;
 		}
 	for (n = 2; n < tn + 2; n++)
 		first[n] += first[n - 1];
 	items = xmalloc((first[tn + 1] + 1) * sizeof(*items));
+	fold_prefault(items, (first[tn + 1] + 1) * sizeof(*items));
+	/* stack u's items are filled from first[u + 1] on; a stack's number
+	 * is below its children's, so where its own are is known then (and
+	 * fewer than 2 * MAXSTACKS of them) */
 	for (n = 1; n < tn; n++) {
 		if (!(fl[n] & 1))
 			continue;
 		u = t[n].up + 1;
-		if (t[n].own > 0)
-			items[first[u]++] = (uint64_t)rank[2 * t[n].fr] << 32 | n;
-		if (fl[n] & 2)
-			items[first[u]++] = (uint64_t)rank[2 * t[n].fr + 1] << 32 |
-			    n;
+		if (t[n].own > 0) {
+			it = &items[first[u]++];
+			it->key = (uint64_t)rank[2 * t[n].fr] << 32;
+			it->v = t[n].own;
+		}
+		if (fl[n] & 2) {
+			it = &items[first[u]++];
+			it->key = (uint64_t)rank[2 * t[n].fr + 1] << 32 |
+			    (first[n + 2] - first[n + 1]);
+			it->v = first[n + 1];
+		}
 	}
-	/* now stack u's items are items[first[u]..first[u + 1]) */
-	for (u = 0; u < tn; u++)
-		if (first[u + 1] - first[u] > 1)
-			sort_items(items + first[u], first[u + 1] - first[u]);
+	m = first[1];		/* the items below the empty stack */
+	free(first);
+	free(fl);
 	fold_grow(&lv, &lcap, 1, sizeof(*lv));
-	lv[0].at = first[0];
-	lv[0].end = first[1];
+	sort_items(items, m);
+	lv[0].at = 0;
+	lv[0].end = m;
 	lv[0].plen = 0;
 	nl = 1;
 	while (nl > 0) {
@@ -826,10 +1011,9 @@ fold_samplerep_print(struct fold_samplerep *r)
 			nl--;
 			continue;
 		}
-		it = items[l->at++];
+		it = &items[l->at++];
 		plen = l->plen;
-		k = order[it >> 32];
-		n = (uint32_t)it;
+		k = order[it->key >> 32];
 		f = &st->frames[k >> 1];
 		fold_grow(&path, &pcap, plen + 1 + f->len + 1, 1);
 		o = path + plen;
@@ -838,14 +1022,16 @@ fold_samplerep_print(struct fold_samplerep *r)
 		memcpy(o, f->s, f->len);
 		o += f->len;
 		if (k & 1) {
+			m = (uint32_t)it->key;
 			fold_grow(&lv, &lcap, nl + 1, sizeof(*lv));
-			lv[nl].at = first[n];
-			lv[nl].end = first[n + 1];
+			sort_items(items + it->v, m);
+			lv[nl].at = it->v;
+			lv[nl].end = it->v + m;
 			lv[nl++].plen = (size_t)(o - path);
 		} else if (o > path) {	/* (an empty stack is not written) */
 			fo_write(path, (size_t)(o - path));
 			fo_putc(' ');
-			fo_u64(t[n].own);
+			fo_u64(it->v);
 			fo_putc('\n');
 		}
 	}
@@ -854,8 +1040,6 @@ fold_samplerep_print(struct fold_samplerep *r)
 	free(items);
 	free(rank);
 	free(order);
-	free(first);
-	free(fl);
 }
 
 int
@@ -876,6 +1060,8 @@ fold_samplerep_end(struct fold_samplerep *r)
 	free(st->thmap);
 	free(st->frames);
 	free(st->t);
+	free(st->nk);
+	free(st->seen);
 	free(st->slots);
 	free(st->nodes);
 	free(st->tmp);
