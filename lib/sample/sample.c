@@ -40,13 +40,15 @@ struct frame {
 	int idle;
 };
 
-enum { WIDE = 8, CACHE_BITS = 13 };	/* 2 ways a set */
+enum { WIDE = 8, CACHE_BITS = 12 };	/* 2 ways a set */
 /* A frame line's text seen lately (s: the copy in st->texts_in). */
 struct cached {
-	const char *s;
-	uint32_t len;
-	uint32_t frame;
+	uint32_t off, len;	/* its copy: cbuf[off..off + len); len 0: none */
+	uint32_t frame, pad;
 };
+/* Texts longer than CTEXT are not cached; the copies take CBUF bytes at
+ * most (then the cache starts again empty). */
+enum { CTEXT = 4096, CBUF = 4 << 20 };
 struct tnode {
 	uint64_t own;		/* its own samples */
 	uint32_t up, fr;	/* the stack below it, its frame */
@@ -70,13 +72,15 @@ struct fold_samplerep_st {
 	size_t depth, ncap;
 	char *tmp;		/* cleaning and demangling scratch */
 	size_t tcap;
-	struct fold_intern ltexts;	/* frame lines' texts (see frame_of()) */
-	uint32_t *linemap;		/* by line text id: its frame */
-	size_t linecap;
+	struct fold_intern keys;	/* frame keys (see frame_of()) */
+	uint32_t *keymap;		/* by key id: its frame */
+	size_t keycap;
 	struct fold_intern threads;	/* thread lines */
 	uint32_t *thmap;		/* by thread line id: its frame */
 	size_t thcap;
 	struct cached cache[2 << CACHE_BITS];	/* sets of 2, newest first */
+	char *cbuf;			/* the cached texts */
+	size_t cused, ccap;
 	struct fold_intern texts;	/* the frames' texts */
 	struct frame *frames;		/* by text id */
 	size_t fcap;
@@ -112,7 +116,7 @@ fold_samplerep_new(unsigned flags)
 	struct fold_samplerep_st *st = xcalloc(1, sizeof(*st));
 
 	st->flags = flags;
-	fold_intern_init(&st->ltexts);
+	fold_intern_init(&st->keys);
 	fold_intern_init(&st->threads);
 	fold_intern_init(&st->texts);
 	st->tn = 1;			/* node 0: the empty stack */
@@ -383,10 +387,12 @@ make_frame(struct fold_samplerep_st *st, int thread, const char *mod,
 
 /*
  * The frame of a tree line's text (after the count): its number.  A frame
- * line's whole text (with its offsets and addresses) is the key: a text
- * seen before is found by one look at the cache and one memcmp(), without
- * splitting it again; a new one is split and made a frame.  A thread's
- * text is the key too, in a table of its own.
+ * line's whole text (with its offsets and addresses) is looked up first: a
+ * text seen before is found by one look at the cache and one memcmp(),
+ * without splitting it again.  A new one is split: its key, the text up
+ * to the ')' of "(in MODULE)" (its name alone without it), holds what
+ * makes the frame, which is made once a key.  A thread's text is the key,
+ * in a table of its own.
  */
 static size_t
 cache_of(const char *t, size_t n)
@@ -418,40 +424,53 @@ frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n,
     struct cached *c)
 {
 	struct cached tmp;
-	struct fold_intern *tab = thread ? &st->threads : &st->ltexts;
-	uint32_t **map = thread ? &st->thmap : &st->linemap;
-	size_t *mcap = thread ? &st->thcap : &st->linecap;
 	const char *mod = NULL;
-	size_t nlen = n, mlen = 0;
-	uint32_t id;
+	size_t nlen = n, mlen = 0, klen;
+	uint32_t id, f;
 	int isnew;
 
-	if (thread)
-		c = NULL;
+	if (thread) {
+		id = fold_intern(&st->threads, t, n, &isnew);
+		if (isnew) {
+			fold_grow(&st->thmap, &st->thcap, (size_t)id + 1,
+			    sizeof(*st->thmap));
+			st->thmap[id] = make_frame(st, 1, NULL, 0, t, n);
+		}
+		return st->thmap[id];
+	}
 	if (c != NULL) {
-		if (c[0].len == n && n > 0 && memcmp(c[0].s, t, n) == 0)
+		if (c[0].len == n && memcmp(st->cbuf + c[0].off, t, n) == 0)
 			return c[0].frame;
-		if (c[1].len == n && n > 0 && memcmp(c[1].s, t, n) == 0) {
+		if (c[1].len == n && memcmp(st->cbuf + c[1].off, t, n) == 0) {
 			tmp = c[1];
 			c[1] = c[0];
 			c[0] = tmp;
 			return c[0].frame;
 		}
 	}
-	id = fold_intern(tab, t, n, &isnew);
+	split_frame(t, n, &nlen, &mod, &mlen);
+	klen = mod != NULL ? (size_t)(mod - t) + mlen + 1 : nlen;
+	id = fold_intern(&st->keys, t, klen, &isnew);
 	if (isnew) {
-		fold_grow(map, mcap, (size_t)id + 1, sizeof(**map));
-		if (!thread)
-			split_frame(t, n, &nlen, &mod, &mlen);
-		(*map)[id] = make_frame(st, thread, mod, mlen, t, nlen);
+		fold_grow(&st->keymap, &st->keycap, (size_t)id + 1,
+		    sizeof(*st->keymap));
+		st->keymap[id] = make_frame(st, 0, mod, mlen, t, nlen);
 	}
-	if (c != NULL) {
+	f = st->keymap[id];
+	if (c != NULL) {	/* n <= CTEXT: scan_line() saw to it */
+		if (st->cused + n > CBUF) {
+			memset(st->cache, 0, sizeof(st->cache));
+			st->cused = 0;
+		}
+		fold_grow(&st->cbuf, &st->ccap, st->cused + n, 1);
+		memcpy(st->cbuf + st->cused, t, n);
 		c[1] = c[0];
-		c->s = fold_intern_str(tab, id).s;
+		c->off = (uint32_t)st->cused;
 		c->len = (uint32_t)n;
-		c->frame = (*map)[id];
+		c->frame = f;
+		st->cused += n;
 	}
-	return (*map)[id];
+	return f;
 }
 
 /* ---- the stacks: a tree of frames ------------------------------------- */
@@ -676,7 +695,7 @@ scan_line(struct fold_samplerep_st *st, const char *line, size_t len,
 	while (j < len && line[j] == ' ')
 		j++;
 	sc->f = j;
-	if (j < len && len - j <= UINT32_MAX) {
+	if (j < len && len - j <= CTEXT) {
 		sc->set = &st->cache[2 * cache_of(line + j, len - j)];
 		fold_prefetch(sc->set);
 	}
@@ -836,9 +855,10 @@ fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
 			}
 			if (nb == 0)
 				break;
-			for (i = 0; i < nb; i++)
+			for (i = 0; i < nb && r->st->cbuf != NULL; i++)
 				if (sc[i].set != NULL)
-					fold_prefetch(sc[i].set->s);
+					fold_prefetch(r->st->cbuf +
+					    sc[i].set->off);
 			for (i = 0; i < nb; i++) {
 				r->lineno = in.lineno + i + 1;
 				use_line(r, &sc[i]);
@@ -901,6 +921,43 @@ struct item {
 	uint64_t v;
 };
 
+/*
+ * The ranking sorts the first 7 places of each string coded in 9 bits
+ * (the end 0, a byte 1 + its value), as a number: a difference there
+ * decides; only strings the same so far are compared whole.
+ */
+struct rankkey {
+	uint64_t key;
+	uint32_t id;		/* 2 * frame + (1: followed by ';') */
+};
+
+static uint64_t
+rank_key(const struct frame *f, unsigned sub)
+{
+	uint64_t k = 0;
+	size_t i;
+	unsigned c;
+
+	for (i = 0; i < 7; i++) {
+		if (i < f->len)
+			c = (unsigned char)f->s[i] + 1u;
+		else
+			c = i == f->len && sub ? ';' + 1u : 0;
+		k = k << 9 | c;
+	}
+	return k;
+}
+
+static int
+byrankkey(const void *pa, const void *pb)
+{
+	const struct rankkey *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return byrank(&a->id, &b->id);
+}
+
 static int
 bykey(const void *pa, const void *pb)
 {
@@ -943,6 +1000,7 @@ fold_samplerep_print(struct fold_samplerep *r)
 	unsigned char *fl = xcalloc(tn, 1);
 	size_t *first = xcalloc(tn + 2, sizeof(*first));
 	uint32_t *order, *rank, k;
+	struct rankkey *rk;
 	struct item *items, *it;
 	struct level *lv = NULL, *l;
 	const struct tnode *t = st->t;
@@ -954,12 +1012,18 @@ fold_samplerep_print(struct fold_samplerep *r)
 		    (unsigned long)(UINT32_MAX / 2));
 	order = xmalloc((2 * nf + 1) * sizeof(*order));
 	rank = xmalloc((2 * nf + 1) * sizeof(*rank));
-	for (i = 0; i < 2 * nf; i++)
-		order[i] = (uint32_t)i;
+	rk = xmalloc((2 * nf + 1) * sizeof(*rk));
+	for (i = 0; i < 2 * nf; i++) {
+		rk[i].id = (uint32_t)i;
+		rk[i].key = rank_key(&st->frames[i >> 1], (unsigned)(i & 1));
+	}
 	sort_frames = st->frames;
-	qsort(order, 2 * nf, sizeof(*order), byrank);
-	for (i = 0; i < 2 * nf; i++)
-		rank[order[i]] = (uint32_t)i;
+	qsort(rk, 2 * nf, sizeof(*rk), byrankkey);
+	for (i = 0; i < 2 * nf; i++) {
+		order[i] = rk[i].id;
+		rank[rk[i].id] = (uint32_t)i;
+	}
+	free(rk);
 	/*
 	 * A stack is live (1) with samples of its own or a live child (2); a
 	 * child's number is above its parent's, so one pass from the top
@@ -1052,11 +1116,12 @@ fold_samplerep_end(struct fold_samplerep *r)
 		fold_warn("%llu sample%s of idle threads left out (a wait "
 		    "function on top: --all keeps them)",
 		    (unsigned long long)r->idle, r->idle == 1 ? "" : "s");
-	fold_intern_free(&st->ltexts);
+	free(st->cbuf);
+	fold_intern_free(&st->keys);
 	fold_intern_free(&st->threads);
 	fold_intern_free(&st->texts);
 	free(st->fb);
-	free(st->linemap);
+	free(st->keymap);
 	free(st->thmap);
 	free(st->frames);
 	free(st->t);
