@@ -40,8 +40,8 @@ struct frame {
 	int idle;
 };
 
-enum { WIDE = 8, CACHE_BITS = 12 };	/* 2 ways a set */
-/* A frame line's text seen lately (s: the copy in st->texts_in). */
+enum { WIDE = 8, CACHE_BITS = 13 };	/* 2 ways a set */
+/* A frame line's text seen lately. */
 struct cached {
 	uint32_t off, len;	/* its copy: cbuf[off..off + len); len 0: none */
 	uint32_t frame, pad;
@@ -886,28 +886,16 @@ fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
  * it ("f" and "f(int)") comes between the other's own line and its
  * children's, as in the byte order of whole lines.  Those two strings of
  * every frame are ranked once (2 * frame for the first, + 1 for the
- * second); an item is its rank and its node, and the items below a stack
- * are sorted as numbers.
+ * second); an item is its rank (and more, below), and the items below a
+ * stack are sorted as numbers.
  */
-static const struct frame *sort_frames;
 
-static int
-byrank(const void *pa, const void *pb)
+/* The next rank: string v's. */
+static void
+emit(uint32_t *order, uint32_t *rank, size_t *r, uint32_t v)
 {
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct frame *fa = &sort_frames[a >> 1];
-	const struct frame *fb = &sort_frames[b >> 1];
-	size_t n = fa->len < fb->len ? fa->len : fb->len;
-	int c = n > 0 ? memcmp(fa->s, fb->s, n) : 0, ca, cb;
-
-	if (c != 0)
-		return c;
-	/* what follows the common part: a byte, ';' or the end (-1) */
-	ca = fa->len > n ? (unsigned char)fa->s[n] : (a & 1) ? ';' : -1;
-	cb = fb->len > n ? (unsigned char)fb->s[n] : (b & 1) ? ';' : -1;
-	if (ca != cb)
-		return ca < cb ? -1 : 1;
-	return a < b ? -1 : a > b;
+	order[*r] = v;
+	rank[v] = (uint32_t)(*r)++;
 }
 
 /*
@@ -920,43 +908,6 @@ struct item {
 	uint64_t key;
 	uint64_t v;
 };
-
-/*
- * The ranking sorts the first 7 places of each string coded in 9 bits
- * (the end 0, a byte 1 + its value), as a number: a difference there
- * decides; only strings the same so far are compared whole.
- */
-struct rankkey {
-	uint64_t key;
-	uint32_t id;		/* 2 * frame + (1: followed by ';') */
-};
-
-static uint64_t
-rank_key(const struct frame *f, unsigned sub)
-{
-	uint64_t k = 0;
-	size_t i;
-	unsigned c;
-
-	for (i = 0; i < 7; i++) {
-		if (i < f->len)
-			c = (unsigned char)f->s[i] + 1u;
-		else
-			c = i == f->len && sub ? ';' + 1u : 0;
-		k = k << 9 | c;
-	}
-	return k;
-}
-
-static int
-byrankkey(const void *pa, const void *pb)
-{
-	const struct rankkey *a = pa, *b = pb;
-
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return byrank(&a->id, &b->id);
-}
 
 static int
 bykey(const void *pa, const void *pb)
@@ -999,8 +950,9 @@ fold_samplerep_print(struct fold_samplerep *r)
 	size_t plen, pcap = 0, nl = 0, lcap = 0;
 	unsigned char *fl = xcalloc(tn, 1);
 	size_t *first = xcalloc(tn + 2, sizeof(*first));
-	uint32_t *order, *rank, k;
-	struct rankkey *rk;
+	uint32_t *order, *rank, *ids, *open, k;
+	const struct frame *g;
+	size_t r0, no;
 	struct item *items, *it;
 	struct level *lv = NULL, *l;
 	const struct tnode *t = st->t;
@@ -1012,18 +964,35 @@ fold_samplerep_print(struct fold_samplerep *r)
 		    (unsigned long)(UINT32_MAX / 2));
 	order = xmalloc((2 * nf + 1) * sizeof(*order));
 	rank = xmalloc((2 * nf + 1) * sizeof(*rank));
-	rk = xmalloc((2 * nf + 1) * sizeof(*rk));
-	for (i = 0; i < 2 * nf; i++) {
-		rk[i].id = (uint32_t)i;
-		rk[i].key = rank_key(&st->frames[i >> 1], (unsigned)(i & 1));
+	ids = xmalloc((nf + 1) * sizeof(*ids));
+	open = xmalloc((nf + 1) * sizeof(*open));
+	/*
+	 * The frames' texts in byte order, then the strings: a text followed
+	 * by the end comes where the text is, before the texts it begins;
+	 * followed by ';', after those of them with a byte below ';' next (no
+	 * text holds a ';') and before the others.  open[] holds the texts
+	 * that begin the current one and wait for their second string.
+	 */
+	for (i = 0; i < nf; i++)
+		ids[i] = (uint32_t)i;
+	fold_sort_names(ids, nf, &st->texts);
+	for (i = r0 = 0, no = 0; i < nf; i++) {
+		f = &st->frames[ids[i]];
+		while (no > 0) {
+			g = &st->frames[open[no - 1]];
+			if (g->len < f->len && (g->len == 0 ||
+			    memcmp(g->s, f->s, g->len) == 0) &&
+			    (unsigned char)f->s[g->len] < ';')
+				break;
+			emit(order, rank, &r0, 2 * open[--no] + 1);
+		}
+		emit(order, rank, &r0, 2 * ids[i]);
+		open[no++] = ids[i];
 	}
-	sort_frames = st->frames;
-	qsort(rk, 2 * nf, sizeof(*rk), byrankkey);
-	for (i = 0; i < 2 * nf; i++) {
-		order[i] = rk[i].id;
-		rank[rk[i].id] = (uint32_t)i;
-	}
-	free(rk);
+	while (no > 0)
+		emit(order, rank, &r0, 2 * open[--no] + 1);
+	free(open);
+	free(ids);
 	/*
 	 * A stack is live (1) with samples of its own or a live child (2); a
 	 * child's number is above its parent's, so one pass from the top
