@@ -40,7 +40,7 @@ struct frame {
 	int idle;
 };
 
-enum { WIDE = 8, CACHE_BITS = 13 };	/* 2 ways a set */
+enum { WIDE = 8, CACHE_BITS = 12, WAYS = 4 };	/* 4 ways a set */
 /* A frame line's text seen lately. */
 struct cached {
 	uint32_t off, len;	/* its copy: cbuf[off..off + len); len 0: none */
@@ -78,7 +78,7 @@ struct fold_samplerep_st {
 	struct fold_intern threads;	/* thread lines */
 	uint32_t *thmap;		/* by thread line id: its frame */
 	size_t thcap;
-	struct cached cache[2 << CACHE_BITS];	/* sets of 2, newest first */
+	struct cached cache[WAYS << CACHE_BITS];	/* sets, newest first */
 	char *cbuf;			/* the cached texts */
 	size_t cused, ccap;
 	struct fold_intern texts;	/* the frames' texts */
@@ -425,7 +425,7 @@ frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n,
 {
 	struct cached tmp;
 	const char *mod = NULL;
-	size_t nlen = n, mlen = 0, klen;
+	size_t nlen = n, mlen = 0, klen, w;
 	uint32_t id, f;
 	int isnew;
 
@@ -438,16 +438,15 @@ frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n,
 		}
 		return st->thmap[id];
 	}
-	if (c != NULL) {
-		if (c[0].len == n && memcmp(st->cbuf + c[0].off, t, n) == 0)
-			return c[0].frame;
-		if (c[1].len == n && memcmp(st->cbuf + c[1].off, t, n) == 0) {
-			tmp = c[1];
-			c[1] = c[0];
-			c[0] = tmp;
-			return c[0].frame;
-		}
-	}
+	if (c != NULL)
+		for (w = 0; w < WAYS; w++)
+			if (c[w].len == n &&
+			    memcmp(st->cbuf + c[w].off, t, n) == 0) {
+				tmp = c[w];
+				memmove(c + 1, c, w * sizeof(*c));
+				c[0] = tmp;
+				return tmp.frame;
+			}
 	split_frame(t, n, &nlen, &mod, &mlen);
 	klen = mod != NULL ? (size_t)(mod - t) + mlen + 1 : nlen;
 	id = fold_intern(&st->keys, t, klen, &isnew);
@@ -464,7 +463,7 @@ frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n,
 		}
 		fold_grow(&st->cbuf, &st->ccap, st->cused + n, 1);
 		memcpy(st->cbuf + st->cused, t, n);
-		c[1] = c[0];
+		memmove(c + 1, c, (WAYS - 1) * sizeof(*c));
 		c->off = (uint32_t)st->cused;
 		c->len = (uint32_t)n;
 		c->frame = f;
@@ -696,7 +695,7 @@ scan_line(struct fold_samplerep_st *st, const char *line, size_t len,
 		j++;
 	sc->f = j;
 	if (j < len && len - j <= CTEXT) {
-		sc->set = &st->cache[2 * cache_of(line + j, len - j)];
+		sc->set = &st->cache[WAYS * cache_of(line + j, len - j)];
 		fold_prefetch(sc->set);
 	}
 }
