@@ -713,7 +713,8 @@ tree_line(struct fold_samplerep *r, const struct scan *sc)
 	int thread;
 	char msg[96];
 
-	if (len >= 21 && memcmp(line, "Total number in stack", 21) == 0) {
+	if (k == 0 && len >= 21 &&
+	    memcmp(line, "Total number in stack", 21) == 0) {
 		pop_to(r, 0);
 		st->state = S_OUT;
 		return;
@@ -948,7 +949,7 @@ fold_samplerep_print(struct fold_samplerep *r)
 	size_t tn = st->tn, nf = fold_intern_count(&st->texts), n, i, u, m;
 	size_t plen, pcap = 0, nl = 0, lcap = 0;
 	unsigned char *fl = xcalloc(tn, 1);
-	size_t *first = xcalloc(tn + 2, sizeof(*first));
+	uint32_t *first = xcalloc(tn + 2, sizeof(*first));
 	uint32_t *order, *rank, *ids, *open, k;
 	const struct frame *g;
 	size_t r0, no;
@@ -1007,11 +1008,12 @@ fold_samplerep_print(struct fold_samplerep *r)
 		}
 	for (n = 2; n < tn + 2; n++)
 		first[n] += first[n - 1];
-	items = xmalloc((first[tn + 1] + 1) * sizeof(*items));
-	fold_prefault(items, (first[tn + 1] + 1) * sizeof(*items));
+	items = xmalloc(((size_t)first[tn + 1] + 1) * sizeof(*items));
+	fold_prefault(items, ((size_t)first[tn + 1] + 1) * sizeof(*items));
 	/* stack u's items are filled from first[u + 1] on; a stack's number
-	 * is below its children's, so where its own are is known then (and
-	 * fewer than 2 * MAXSTACKS of them) */
+	 * is below its children's, so where its own are is known then (fewer
+	 * than 2 * MAXSTACKS items in all: first[] and the counts in the keys
+	 * fit in 32 bits) */
 	for (n = 1; n < tn; n++) {
 		if (!(fl[n] & 1))
 			continue;
