@@ -25,7 +25,7 @@ struct node {
 	uint64_t count;		/* its count */
 	uint64_t kids;		/* its children's, summed */
 	uint32_t stack;		/* its stack: a node of the call tree */
-	uint32_t fresh;		/* the stack is new: its children are seen[] */
+	uint32_t fresh;		/* a new stack: its children are in seen[] */
 	size_t seen, nseen;	/* its children, seen[seen..seen + nseen) */
 	unsigned long long line;
 	unsigned char idle;	/* a wait function */
@@ -43,7 +43,7 @@ struct frame {
 enum { WIDE = 8, CACHE_BITS = 12, WAYS = 4 };	/* 4 ways a set */
 /* A frame line's text seen lately. */
 struct cached {
-	uint32_t off, len;	/* its copy: cbuf[off..off + len); len 0: none */
+	uint32_t off, len;	/* its copy, cbuf[off..off + len); 0: none */
 	uint32_t frame, pad;
 };
 /* Texts longer than CTEXT are not cached; the copies take CBUF bytes at
@@ -411,9 +411,10 @@ cache_of(const char *t, size_t n)
 		a = (uint64_t)(unsigned char)t[0] << 16 |
 		    (uint64_t)(unsigned char)t[n / 2] << 8 |
 		    (unsigned char)t[n - 1];
-	a = (a * UINT64_C(0x9E3779B97F4A7C15)) ^ (b * UINT64_C(0xBF58476D1CE4E5B9))
-	    ^ (c * UINT64_C(0x94D049BB133111EB)) ^ ((d ^ n) *
-	    UINT64_C(0xD6E8FEB86659FD93));
+	a = (a * UINT64_C(0x9E3779B97F4A7C15)) ^
+	    (b * UINT64_C(0xBF58476D1CE4E5B9)) ^
+	    (c * UINT64_C(0x94D049BB133111EB)) ^
+	    ((d ^ n) * UINT64_C(0xD6E8FEB86659FD93));
 	a ^= a >> 29;
 	a *= UINT64_C(0xBF58476D1CE4E5B9);
 	return (size_t)(a >> (64 - CACHE_BITS));
@@ -652,7 +653,7 @@ pop_to(struct fold_samplerep *r, size_t lvl)
 struct scan {
 	const char *line;
 	size_t len;		/* without the blanks at its end */
-	size_t k;		/* the end of the depth markers (0: no 4 spaces) */
+	size_t k;		/* the depth markers' end (0: no 4 spaces) */
 	size_t j;		/* the end of the count */
 	size_t f;		/* the frame's text */
 	uint64_t c;		/* the count */

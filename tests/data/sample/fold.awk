@@ -21,7 +21,8 @@ g {
 	if (lvl > 1) {
 		i = index(text, "  (in ")
 		name = substr(text, 1, i - 1)
-		mod = substr(text, i + 6); sub(/\).*/, "", mod); sub(/\.dylib$/, "", mod)
+		mod = substr(text, i + 6)
+		sub(/\).*/, "", mod); sub(/\.dylib$/, "", mod)
 		text = mod "`" name
 	}
 	while (d >= lvl) pop()
