@@ -127,6 +127,23 @@ report() {
 	[ "$(sc "$T/nul" | od -An -c | tr -d ' \n')" = 'T\0hr;m\0x`a\0b:c3\n' ]
 }
 
+@test "6 MB of distinct frame lines, each twice: the cache of texts starts over, the stacks are the same" {
+	awk 'BEGIN {
+		print "Call graph:"
+		for (t = 1; t <= 2; t++) {
+			print "    40000 Thread_" t
+			for (i = 0; i < 40000; i++)
+				printf "    + 1 fn_%06d_%s  (in m%d) + %d  [0x%x]\n", i, sprintf("%0100d", 0), i % 3, i % 7, i
+		}
+		print "Total number in stack"
+	}' > "$T/big.txt"
+	[ "$(wc -c < "$T/big.txt")" -gt 6000000 ]
+	run sc "$T/big.txt"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 80000 ]
+	[ "$output" = "$(awk -f "$D/fold.awk" "$T/big.txt" | LC_ALL=C sort)" ]
+}
+
 @test "a name of 50 MB, then a line after it" {
 	{ printf 'Call graph:\n    2 T\n    + 1 '; head -c 50000000 /dev/zero | tr '\0' 'x'
 	  printf '  (in m) + 1  [0x1]\n    + 1 after_long  (in m) + 1  [0x2]\nTotal number in stack\n'; } > "$T/long"

@@ -145,6 +145,31 @@ EOF
 	[ "$output" = $'T;m`a 5\nT;m`a;m`b 3\nT;m`a;m`b;m`c 2' ]
 }
 
+@test "frames whose names begin others' (f, f!, f(int), f:x, f=, fa...): byte order, merged as a plain fold says" {
+	# two threads, two reports; under each frame the same names again,
+	# and each name twice at the first level (another offset: merged)
+	awk 'BEGIN {
+		n = split("f f! f(int) f:x f<T> f= fa f`g f_f g", nm, " ")
+		for (r = 1; r <= 2; r++) {
+			print "Call graph:"
+			for (t = 1; t <= 2; t++) {
+				print "    " (n * 2 * 6) " Thread_" t
+				for (k = 1; k <= 2; k++)
+					for (i = 1; i <= n; i++) {
+						printf "    + 6 %s  (in m%s) + %d  [0x%x]\n", nm[i], k == 1 ? "" : ".dylib", k, i
+						for (j = 1; j <= 4; j++)
+							printf "    + ! 1 %s  (in m) + 1  [0x%x]\n", nm[n + 1 - j], j
+					}
+			}
+			print "Total number in stack (recursive counted multiple, when >=5):"
+		}
+	}' > "$T/p.txt"
+	run sc "$T/p.txt"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 100 ]
+	[ "$output" = "$(awk -f "$D/fold.awk" "$T/p.txt" | LC_ALL=C sort)" ]
+}
+
 @test "several reports, in one file or several, are summed; stdin and '-'" {
 	cat "$D/rules.txt" "$D/rules.txt" > "$T/two.txt"
 	run sc -q "$T/two.txt"

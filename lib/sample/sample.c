@@ -25,6 +25,8 @@ struct node {
 	uint64_t count;		/* its count */
 	uint64_t kids;		/* its children's, summed */
 	uint32_t stack;		/* its stack: a node of the call tree */
+	uint32_t fresh;		/* a new stack: its children are in seen[] */
+	size_t seen, nseen;	/* its children, seen[seen..seen + nseen) */
 	unsigned long long line;
 	unsigned char idle;	/* a wait function */
 	unsigned char bad;	/* own samples unknown: a child was skipped */
@@ -38,20 +40,27 @@ struct frame {
 	int idle;
 };
 
-enum { WIDE = 8, CACHE_BITS = 12 };
-/* A frame key seen lately (s: the copy in its table). */
+enum { WIDE = 8, CACHE_BITS = 12, WAYS = 4 };	/* 4 ways a set */
+/* A frame line's text seen lately. */
 struct cached {
-	const char *s;
-	size_t len;
-	int thread;
-	uint32_t frame;
+	uint32_t off, len;	/* its copy, cbuf[off..off + len); 0: none */
+	uint32_t frame, pad;
 };
+/* Texts longer than CTEXT are not cached; the copies take CBUF bytes at
+ * most (then the cache starts again empty). */
+enum { CTEXT = 4096, CBUF = 4 << 20 };
 struct tnode {
 	uint64_t own;		/* its own samples */
 	uint32_t up, fr;	/* the stack below it, its frame */
 	uint32_t kid, sib;	/* its first child, its next sibling (0: none) */
-	uint32_t nkids;		/* children, counted up to WIDE + 1 */
 };
+/* A child of a stack of the current one: its frame and node. */
+struct seen {
+	uint32_t fr, node;
+};
+/* Stacks: at most 2^31 - 1 (node 0 is the empty one), so that the items
+ * below one in fold_samplerep_print() are counted in 32 bits. */
+#define MAXSTACKS 0x7fffffffu
 
 struct fold_samplerep_st {
 	unsigned flags;
@@ -69,7 +78,9 @@ struct fold_samplerep_st {
 	struct fold_intern threads;	/* thread lines */
 	uint32_t *thmap;		/* by thread line id: its frame */
 	size_t thcap;
-	struct cached cache[1 << CACHE_BITS];
+	struct cached cache[WAYS << CACHE_BITS];	/* sets, newest first */
+	char *cbuf;			/* the cached texts */
+	size_t cused, ccap;
 	struct fold_intern texts;	/* the frames' texts */
 	struct frame *frames;		/* by text id */
 	size_t fcap;
@@ -81,11 +92,19 @@ struct fold_samplerep_st {
 	 * are a list, searched first: they were made a moment ago (the report
 	 * is a walk of the same tree), so they are in the cache, where a hash
 	 * table's slot would not be.  The children of a node with more than
-	 * WIDE of them are in slots too (open addressing on (up, fr), 0 empty).
+	 * WIDE of them are in slots too (open addressing on (up, fr), node 0:
+	 * empty; the key is in the slot, so a probe reads no node).
+	 * The children of a stack made in this walk of the tree are all in
+	 * seen[] (a stack of lists, a list for each level of the current
+	 * stack), so that they are searched without a look at t[].  nk[n]:
+	 * node n's children, counted up to WIDE + 1.
 	 */
 	struct tnode *t;
-	size_t tn, tncap;
-	uint32_t *slots;
+	unsigned char *nk;
+	size_t tn, tncap, nkcap;
+	struct seen *seen;
+	size_t seencap;
+	struct slot { uint32_t up, fr, node; } *slots;
 	size_t smask, nslots;
 };
 
@@ -102,6 +121,7 @@ fold_samplerep_new(unsigned flags)
 	fold_intern_init(&st->texts);
 	st->tn = 1;			/* node 0: the empty stack */
 	fold_grow(&st->t, &st->tncap, 1, sizeof(*st->t));
+	fold_grow(&st->nk, &st->nkcap, 1, 1);
 	st->smask = 1023;
 	st->slots = xcalloc(st->smask + 1, sizeof(*st->slots));
 	r->st = st;
@@ -366,56 +386,91 @@ make_frame(struct fold_samplerep_st *st, int thread, const char *mod,
 }
 
 /*
- * The frame of a tree line's text (after the count): its number.  A
- * frame's key is its text up to the ')' of "(in MODULE)" (its name alone
- * without it), which holds what makes the frame and is read in place; a
- * thread's is its text, in a table of its own.
+ * The frame of a tree line's text (after the count): its number.  A frame
+ * line's whole text (with its offsets and addresses) is looked up first: a
+ * text seen before is found by one look at the cache and one memcmp(),
+ * without splitting it again.  A new one is split: its key, the text up
+ * to the ')' of "(in MODULE)" (its name alone without it), holds what
+ * makes the frame, which is made once a key.  A thread's text is the key,
+ * in a table of its own.
  */
 static size_t
 cache_of(const char *t, size_t n)
 {
-	uint64_t a = 0, b = 0;
+	uint64_t a = 0, b = 0, c = 0, d = 0;
 
-	if (n >= 8) {
+	if (n >= 16) {
 		memcpy(&a, t, 8);
-		memcpy(&b, t + n - 8, 8);
+		memcpy(&b, t + 8, 8);
+		memcpy(&c, t + n - 16, 8);
+		memcpy(&d, t + n - 8, 8);
+	} else if (n >= 8) {
+		memcpy(&a, t, 8);
+		memcpy(&d, t + n - 8, 8);
 	} else if (n > 0)
-		a = (uint64_t)(unsigned char)t[0] << 8 | (unsigned char)t[n - 1];
-	a = (a ^ b * UINT64_C(0x9E3779B97F4A7C15) ^ n) *
-	    UINT64_C(0xBF58476D1CE4E5B9);
+		a = (uint64_t)(unsigned char)t[0] << 16 |
+		    (uint64_t)(unsigned char)t[n / 2] << 8 |
+		    (unsigned char)t[n - 1];
+	a = (a * UINT64_C(0x9E3779B97F4A7C15)) ^
+	    (b * UINT64_C(0xBF58476D1CE4E5B9)) ^
+	    (c * UINT64_C(0x94D049BB133111EB)) ^
+	    ((d ^ n) * UINT64_C(0xD6E8FEB86659FD93));
+	a ^= a >> 29;
+	a *= UINT64_C(0xBF58476D1CE4E5B9);
 	return (size_t)(a >> (64 - CACHE_BITS));
 }
 
 static uint32_t
-frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n)
+frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n,
+    struct cached *c)
 {
-	struct cached *c;
-	struct fold_intern *tab = thread ? &st->threads : &st->keys;
-	uint32_t **map = thread ? &st->thmap : &st->keymap;
-	size_t *mcap = thread ? &st->thcap : &st->keycap;
+	struct cached tmp;
 	const char *mod = NULL;
-	size_t nlen = n, mlen = 0, klen;
-	uint32_t id;
+	size_t nlen = n, mlen = 0, klen, w;
+	uint32_t id, f;
 	int isnew;
 
-	if (!thread)
-		split_frame(t, n, &nlen, &mod, &mlen);
-	klen = mod != NULL ? (size_t)(mod - t) + mlen + 1 : nlen;
-	/* the cache: a key seen lately, found without hashing it all */
-	c = &st->cache[cache_of(t, klen)];
-	if (c->len == klen && c->thread == thread && klen > 0 &&
-	    memcmp(c->s, t, klen) == 0)
-		return c->frame;
-	id = fold_intern(tab, t, klen, &isnew);
-	if (isnew) {
-		fold_grow(map, mcap, (size_t)id + 1, sizeof(**map));
-		(*map)[id] = make_frame(st, thread, mod, mlen, t, nlen);
+	if (thread) {
+		id = fold_intern(&st->threads, t, n, &isnew);
+		if (isnew) {
+			fold_grow(&st->thmap, &st->thcap, (size_t)id + 1,
+			    sizeof(*st->thmap));
+			st->thmap[id] = make_frame(st, 1, NULL, 0, t, n);
+		}
+		return st->thmap[id];
 	}
-	c->s = fold_intern_str(tab, id).s;
-	c->len = klen;
-	c->thread = thread;
-	c->frame = (*map)[id];
-	return c->frame;
+	if (c != NULL)
+		for (w = 0; w < WAYS; w++)
+			if (c[w].len == n &&
+			    memcmp(st->cbuf + c[w].off, t, n) == 0) {
+				tmp = c[w];
+				memmove(c + 1, c, w * sizeof(*c));
+				c[0] = tmp;
+				return tmp.frame;
+			}
+	split_frame(t, n, &nlen, &mod, &mlen);
+	klen = mod != NULL ? (size_t)(mod - t) + mlen + 1 : nlen;
+	id = fold_intern(&st->keys, t, klen, &isnew);
+	if (isnew) {
+		fold_grow(&st->keymap, &st->keycap, (size_t)id + 1,
+		    sizeof(*st->keymap));
+		st->keymap[id] = make_frame(st, 0, mod, mlen, t, nlen);
+	}
+	f = st->keymap[id];
+	if (c != NULL) {	/* n <= CTEXT: scan_line() saw to it */
+		if (st->cused + n > CBUF) {
+			memset(st->cache, 0, sizeof(st->cache));
+			st->cused = 0;
+		}
+		fold_grow(&st->cbuf, &st->ccap, st->cused + n, 1);
+		memcpy(st->cbuf + st->cused, t, n);
+		memmove(c + 1, c, (WAYS - 1) * sizeof(*c));
+		c->off = (uint32_t)st->cused;
+		c->len = (uint32_t)n;
+		c->frame = f;
+		st->cused += n;
+	}
+	return f;
 }
 
 /* ---- the stacks: a tree of frames ------------------------------------- */
@@ -432,13 +487,13 @@ static void
 grow_slots(struct fold_samplerep_st *st)
 {
 	size_t mask = st->smask * 2 + 1, i, n;
-	uint32_t *sl = xcalloc(mask + 1, sizeof(*sl));
+	struct slot *sl = xcalloc(mask + 1, sizeof(*sl));
 
 	for (n = 0; n <= st->smask; n++) {
-		if (st->slots[n] == 0)
+		if (st->slots[n].node == 0)
 			continue;
-		for (i = slot_of(st->t[st->slots[n]].up, st->t[st->slots[n]].fr,
-		    mask); sl[i] != 0; i = (i + 1) & mask)
+		for (i = slot_of(st->slots[n].up, st->slots[n].fr, mask);
+		    sl[i].node != 0; i = (i + 1) & mask)
 			;
 		sl[i] = st->slots[n];
 	}
@@ -453,46 +508,98 @@ put_slot(struct fold_samplerep_st *st, uint32_t n)
 	size_t i;
 
 	for (i = slot_of(st->t[n].up, st->t[n].fr, st->smask);
-	    st->slots[i] != 0; i = (i + 1) & st->smask)
+	    st->slots[i].node != 0; i = (i + 1) & st->smask)
 		;
-	st->slots[i] = n;
+	st->slots[i].up = st->t[n].up;
+	st->slots[i].fr = st->t[n].fr;
+	st->slots[i].node = n;
 	if (++st->nslots * 2 > st->smask)
 		grow_slots(st);
 }
 
-/* The stack of stack up with frame fr on top. */
+/* A new stack: stack up with frame fr on top. */
 static uint32_t
-stack_of(struct fold_samplerep_st *st, uint32_t up, uint32_t fr)
+new_stack(struct fold_samplerep_st *st, uint32_t up, uint32_t fr)
 {
-	struct tnode *u = &st->t[up], *c;
-	size_t i;
+	struct tnode *u, *c;
 	uint32_t n;
 
-	if (u->nkids <= WIDE) {
-		for (n = u->kid; n != 0; n = st->t[n].sib)
-			if (st->t[n].fr == fr)
-				return n;
-	} else
-		for (i = slot_of(up, fr, st->smask); (n = st->slots[i]) != 0;
-		    i = (i + 1) & st->smask)
-			if (st->t[n].up == up && st->t[n].fr == fr)
-				return n;
-	if (st->tn >= UINT32_MAX)
-		fold_die(1, "more than 4294967294 distinct stacks");
+	if (st->tn >= MAXSTACKS)
+		fold_die(1, "more than %lu distinct stacks",
+		    (unsigned long)MAXSTACKS - 1);
 	n = (uint32_t)st->tn++;
 	fold_grow(&st->t, &st->tncap, st->tn, sizeof(*st->t));
+	fold_grow(&st->nk, &st->nkcap, st->tn, 1);
 	u = &st->t[up];
 	c = &st->t[n];
 	c->up = up;
 	c->fr = fr;
 	c->sib = u->kid;
 	u->kid = n;
-	if (u->nkids <= WIDE && ++u->nkids > WIDE)	/* now wide */
+	if (st->nk[up] <= WIDE && ++st->nk[up] > WIDE)	/* now wide */
 		for (n = u->kid; n != 0; n = st->t[n].sib)
 			put_slot(st, n);
-	else if (u->nkids > WIDE)
+	else if (st->nk[up] > WIDE)
 		put_slot(st, n);
 	return (uint32_t)(c - st->t);
+}
+
+/* The stack of stack up with frame fr on top. */
+static uint32_t
+stack_of(struct fold_samplerep_st *st, uint32_t up, uint32_t fr)
+{
+	size_t i;
+	uint32_t n;
+
+	if (st->nk[up] <= WIDE) {
+		for (n = st->t[up].kid; n != 0; n = st->t[n].sib)
+			if (st->t[n].fr == fr)
+				return n;
+	} else
+		for (i = slot_of(up, fr, st->smask);
+		    (n = st->slots[i].node) != 0; i = (i + 1) & st->smask)
+			if (st->slots[i].up == up && st->slots[i].fr == fr)
+				return n;
+	return new_stack(st, up, fr);
+}
+
+/*
+ * The stack of frame fr on top of the stack of level lvl - 1 (the empty
+ * stack at level 0), set in nodes[lvl].  Below a stack made in this walk,
+ * the children are those in its list in seen[].
+ */
+static void
+push_stack(struct fold_samplerep_st *st, size_t lvl, uint32_t fr)
+{
+	struct node *nd = &st->nodes[lvl], *up = lvl > 0 ? nd - 1 : NULL;
+	uint32_t upst = up != NULL ? up->stack : 0, n = 0;
+	size_t i, e;
+
+	nd->fresh = 0;
+	if (up == NULL || !up->fresh || st->nk[upst] > WIDE) {
+		n = stack_of(st, upst, fr);
+		nd->fresh = n + 1 == st->tn && st->t[n].kid == 0 &&
+		    st->nk[n] == 0;
+	} else {
+		e = up->seen + up->nseen;
+		for (i = up->seen; i < e; i++)
+			if (st->seen[i].fr == fr) {
+				n = st->seen[i].node;
+				break;
+			}
+		if (i == e) {
+			n = new_stack(st, upst, fr);
+			nd->fresh = 1;
+			fold_grow(&st->seen, &st->seencap, e + 1,
+			    sizeof(*st->seen));
+			st->seen[e].fr = fr;
+			st->seen[e].node = n;
+			up->nseen++;
+		}
+	}
+	nd->stack = n;
+	nd->seen = up != NULL ? up->seen + up->nseen : 0;
+	nd->nseen = 0;
 }
 
 /* ---- the tree ---------------------------------------------------------- */
@@ -538,29 +645,86 @@ pop_to(struct fold_samplerep *r, size_t lvl)
 		pop(r);
 }
 
+/*
+ * A line, read without changing anything: what the call graph needs of it
+ * if it is in one.  Lines are read a batch at a time before they are used,
+ * so that the cache sets of their frames are fetched meanwhile.
+ */
+struct scan {
+	const char *line;
+	size_t len;		/* without the blanks at its end */
+	size_t k;		/* the depth markers' end (0: no 4 spaces) */
+	size_t j;		/* the end of the count */
+	size_t f;		/* the frame's text */
+	uint64_t c;		/* the count */
+	int ovf;		/* the count passed 2^64 - 1 */
+	struct cached *set;	/* the frame's cache set, or NULL */
+};
+
+static void
+scan_line(struct fold_samplerep_st *st, const char *line, size_t len,
+    struct scan *sc)
+{
+	size_t k, j;
+	uint64_t c = 0;
+
+	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' ||
+	    line[len - 1] == '\r'))
+		len--;
+	sc->line = line;
+	sc->len = len;
+	sc->k = sc->j = sc->f = 0;
+	sc->set = NULL;
+	sc->ovf = 0;
+	if (len < 4 || memcmp(line, "    ", 4) != 0)
+		return;
+	sc->k = k = skip_marks(line, 4, len);
+	/* 19 digits cannot pass 2^64 - 1: checked only after them */
+	for (j = k; j < len && j - k < 19 && line[j] >= '0' && line[j] <= '9';
+	    j++)
+		c = c * 10 + (uint64_t)(line[j] - '0');
+	for (; j < len && line[j] >= '0' && line[j] <= '9'; j++) {
+		if (c > (UINT64_MAX - (uint64_t)(line[j] - '0')) / 10) {
+			sc->ovf = 1;
+			break;
+		}
+		c = c * 10 + (uint64_t)(line[j] - '0');
+	}
+	sc->j = j;
+	sc->c = c;
+	while (j < len && line[j] == ' ')
+		j++;
+	sc->f = j;
+	if (j < len && len - j <= CTEXT) {
+		sc->set = &st->cache[WAYS * cache_of(line + j, len - j)];
+		fold_prefetch(sc->set);
+	}
+}
+
 /* A line of the call graph. */
 static void
-tree_line(struct fold_samplerep *r, const char *line, size_t len)
+tree_line(struct fold_samplerep *r, const struct scan *sc)
 {
 	struct fold_samplerep_st *st = r->st;
+	const char *line = sc->line;
+	size_t len = sc->len, k = sc->k, j = sc->j, lvl;
 	struct node *nd, *up;
-	uint32_t f, upst;
-	size_t k, j, lvl;
-	uint64_t c = 0;
+	uint32_t f;
+	uint64_t c = sc->c;
 	int thread;
 	char msg[96];
 
-	if (len >= 21 && memcmp(line, "Total number in stack", 21) == 0) {
+	if (k == 0 && len >= 21 &&
+	    memcmp(line, "Total number in stack", 21) == 0) {
 		pop_to(r, 0);
 		st->state = S_OUT;
 		return;
 	}
-	if (len < 4 || memcmp(line, "    ", 4) != 0) {
+	if (k == 0) {
 		bad_line(r, -1, "a call graph line that does not start with "
 		    "4 spaces");
 		return;
 	}
-	k = skip_marks(line, 4, len);
 	if (k == len) {
 		bad_line(r, -1, "a call graph line with depth markers only");
 		return;
@@ -578,21 +742,17 @@ tree_line(struct fold_samplerep *r, const char *line, size_t len)
 		bad_line(r, -1, msg);
 		return;
 	}
-	for (j = k; j < len && line[j] >= '0' && line[j] <= '9'; j++) {
-		if (c > (UINT64_MAX - (uint64_t)(line[j] - '0')) / 10) {
-			bad_line(r, (long)lvl, "a sample count past "
-			    "18446744073709551615");
-			return;
-		}
-		c = c * 10 + (uint64_t)(line[j] - '0');
+	if (sc->ovf) {
+		bad_line(r, (long)lvl, "a sample count past "
+		    "18446744073709551615");
+		return;
 	}
 	if (j == k || j == len || line[j] != ' ') {
 		bad_line(r, (long)lvl, j == k ? "no sample count before the "
 		    "frame" : "no frame after the sample count");
 		return;
 	}
-	while (j < len && line[j] == ' ')
-		j++;
+	j = sc->f;
 	pop_to(r, lvl);
 	st->skipping = 0;
 	thread = lvl == 0;
@@ -610,34 +770,41 @@ tree_line(struct fold_samplerep *r, const char *line, size_t len)
 	nd->kids = 0;
 	nd->line = r->lineno;
 	nd->bad = nd->over = 0;
-	upst = lvl > 0 ? st->nodes[lvl - 1].stack : 0;
 	if (thread && (st->flags & FOLD_SAMPLEREP_NO_THREADS)) {
 		nd->idle = 0;
 		nd->stack = 0;
+		nd->fresh = 0;
+		nd->seen = nd->nseen = 0;
 		return;
 	}
-	f = frame_of(st, thread, line + j, len - j);
+	f = frame_of(st, thread, line + j, len - j, sc->set);
 	nd->idle = (unsigned char)st->frames[f].idle;
-	nd->stack = stack_of(st, upst, f);
+	push_stack(st, lvl, f);
+}
+
+static void
+use_line(struct fold_samplerep *r, const struct scan *sc)
+{
+	struct fold_samplerep_st *st = r->st;
+
+	st->lines++;
+	if (st->state == S_TREE) {
+		if (sc->len > 0)
+			tree_line(r, sc);
+	} else if (sc->len >= 11 && memcmp(sc->line, "Call graph:", 11) == 0) {
+		st->state = S_TREE;
+		st->skipping = 0;
+		st->graphs++;
+	}
 }
 
 void
 fold_samplerep_line(struct fold_samplerep *r, const char *line, size_t len)
 {
-	struct fold_samplerep_st *st = r->st;
+	struct scan sc;
 
-	st->lines++;
-	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' ||
-	    line[len - 1] == '\r'))
-		len--;
-	if (st->state == S_TREE) {
-		if (len > 0)
-			tree_line(r, line, len);
-	} else if (len >= 11 && memcmp(line, "Call graph:", 11) == 0) {
-		st->state = S_TREE;
-		st->skipping = 0;
-		st->graphs++;
-	}
+	scan_line(r->st, line, len, &sc);
+	use_line(r, &sc);
 }
 
 void
@@ -657,12 +824,15 @@ fold_samplerep_eof(struct fold_samplerep *r)
 	st->skipping = 0;
 }
 
+enum { BATCH = 32 };
+
 void
 fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
 {
 	struct fold_in in;
-	const char *line;
-	size_t len;
+	struct scan sc[BATCH];
+	const char *line, *p, *q;
+	size_t len, avail, off, nb, i;
 	int first = 1;
 
 	fold_in_init(&in, nfiles, files);
@@ -673,6 +843,29 @@ fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
 		r->file = in.name;
 		r->lineno = in.lineno;
 		fold_samplerep_line(r, line, len);
+		/* then the whole lines read already, BATCH at a time */
+		for (;;) {
+			avail = fold_in_buffered(&in, &p);
+			for (nb = off = 0; nb < BATCH; nb++) {
+				if ((q = memchr(p + off, '\n', avail - off)) ==
+				    NULL)
+					break;
+				scan_line(r->st, p + off, (size_t)(q - p) - off,
+				    &sc[nb]);
+				off = (size_t)(q - p) + 1;
+			}
+			if (nb == 0)
+				break;
+			for (i = 0; i < nb && r->st->cbuf != NULL; i++)
+				if (sc[i].set != NULL)
+					fold_prefetch(r->st->cbuf +
+					    sc[i].set->off);
+			for (i = 0; i < nb; i++) {
+				r->lineno = in.lineno + i + 1;
+				use_line(r, &sc[i]);
+			}
+			fold_in_take(&in, off, nb);
+		}
 	}
 	if (first)
 		error_at(r, 0, "empty input: not the output of sample");
@@ -692,142 +885,196 @@ fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
  * followed by the end (lower than any byte) for the first, by ';' for the
  * second.  So a child whose name is another's with a byte below ';' after
  * it ("f" and "f(int)") comes between the other's own line and its
- * children's, as in the byte order of whole lines.
+ * children's, as in the byte order of whole lines.  Those two strings of
+ * every frame are ranked once (2 * frame for the first, + 1 for the
+ * second); an item is its rank (and more, below), and the items below a
+ * stack are sorted as numbers.
+ */
+
+/* The next rank: string v's. */
+static void
+emit(uint32_t *order, uint32_t *rank, size_t *r, uint32_t v)
+{
+	order[*r] = v;
+	rank[v] = (uint32_t)(*r)++;
+}
+
+/*
+ * An item: key, its rank << 32 and (rank odd) the number of the node's
+ * own items; v, the node's own samples (rank even) or where its items
+ * start (odd).  The items below a stack are together, unsorted until the
+ * walk comes to them.
  */
 struct item {
-	uint32_t node;
-	uint32_t sub;		/* 0: its own line; 1: the lines below it */
+	uint64_t key;
+	uint64_t v;
 };
-
-static const struct fold_samplerep_st *sort_st;
 
 static int
-byitem(const void *pa, const void *pb)
+bykey(const void *pa, const void *pb)
 {
-	const struct item *a = pa, *b = pb;
-	const struct frame *fa = &sort_st->frames[sort_st->t[a->node].fr];
-	const struct frame *fb = &sort_st->frames[sort_st->t[b->node].fr];
-	size_t n = fa->len < fb->len ? fa->len : fb->len;
-	int c = n > 0 ? memcmp(fa->s, fb->s, n) : 0, ca, cb;
+	uint64_t a = ((const struct item *)pa)->key;
+	uint64_t b = ((const struct item *)pb)->key;
 
-	if (c != 0)
-		return c;
-	/* what follows the common part: a byte, ';' or the end (-1) */
-	ca = fa->len > n ? (unsigned char)fa->s[n] : a->sub ? ';' : -1;
-	cb = fb->len > n ? (unsigned char)fb->s[n] : b->sub ? ';' : -1;
-	if (ca != cb)
-		return ca < cb ? -1 : 1;
-	return a->node < b->node ? -1 : a->node > b->node;
+	return a < b ? -1 : a > b;
 }
 
-/* The walk: items of the levels one after the other; a level is
- * items[at..end) still to write, below the stack of text path[0..plen). */
-struct walk {
-	const struct fold_samplerep_st *st;
-	const size_t *first;	/* kids[first[n]..first[n + 1]): n's */
-	const uint32_t *kids;
-	struct item *items;
-	size_t icap;
-	struct level { size_t at, end, plen; } *lv;
-	size_t nl, lcap;
-};
-
-/* A level for the children of stack up, their items sorted. */
 static void
-push_level(struct walk *w, uint32_t up, size_t plen)
+sort_items(struct item *a, size_t n)
 {
-	const struct fold_samplerep_st *st = w->st;
-	size_t start = w->nl > 0 ? w->lv[w->nl - 1].end : 0, ni = start, i, c;
+	size_t i, j;
+	struct item x;
 
-	fold_grow(&w->items, &w->icap,
-	    start + 2 * (w->first[up + 1] - w->first[up]) + 1,
-	    sizeof(*w->items));
-	for (i = w->first[up]; i < w->first[up + 1]; i++) {
-		c = w->kids[i];
-		if (st->t[c].own > 0) {
-			w->items[ni].node = (uint32_t)c;
-			w->items[ni++].sub = 0;
-		}
-		if (w->first[c + 1] > w->first[c]) {
-			w->items[ni].node = (uint32_t)c;
-			w->items[ni++].sub = 1;
-		}
+	if (n > 16) {
+		qsort(a, n, sizeof(*a), bykey);
+		return;
 	}
-	if (w->first[up + 1] - w->first[up] > 1)
-		qsort(w->items + start, ni - start, sizeof(*w->items), byitem);
-	fold_grow(&w->lv, &w->lcap, w->nl + 1, sizeof(*w->lv));
-	w->lv[w->nl].at = start;
-	w->lv[w->nl].end = ni;
-	w->lv[w->nl].plen = plen;
-	w->nl++;
+	for (i = 1; i < n; i++) {
+		x = a[i];
+		for (j = i; j > 0 && a[j - 1].key > x.key; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
 }
+
+/* The walk: a level is items[at..end), below the stack of text
+ * path[0..plen). */
+struct level {
+	size_t at, end, plen;
+};
 
 void
 fold_samplerep_print(struct fold_samplerep *r)
 {
 	struct fold_samplerep_st *st = r->st;
-	size_t tn = st->tn, n, plen, pcap = 0;
-	size_t *first = xcalloc(tn + 1, sizeof(*first));
-	unsigned char *live = xcalloc(tn, 1);
-	uint32_t *kids;
-	struct walk w;
-	struct level *l;
-	struct item it;
+	size_t tn = st->tn, nf = fold_intern_count(&st->texts), n, i, u, m;
+	size_t plen, pcap = 0, nl = 0, lcap = 0;
+	unsigned char *fl = xcalloc(tn, 1);
+	uint32_t *first = xcalloc(tn + 2, sizeof(*first));
+	uint32_t *order, *rank, *ids, *open, k;
+	const struct frame *g;
+	size_t r0, no;
+	struct item *items, *it;
+	struct level *lv = NULL, *l;
+	const struct tnode *t = st->t;
 	const struct frame *f;
 	char *path = NULL, *o;
 
-	/* the stacks with samples and those above them */
+	if (nf > UINT32_MAX / 2)
+		fold_die(1, "more than %lu distinct frames",
+		    (unsigned long)(UINT32_MAX / 2));
+	order = xmalloc((2 * nf + 1) * sizeof(*order));
+	rank = xmalloc((2 * nf + 1) * sizeof(*rank));
+	ids = xmalloc((nf + 1) * sizeof(*ids));
+	open = xmalloc((nf + 1) * sizeof(*open));
+	/*
+	 * The frames' texts in byte order, then the strings: a text followed
+	 * by the end comes where the text is, before the texts it begins;
+	 * followed by ';', after those of them with a byte below ';' next (no
+	 * text holds a ';') and before the others.  open[] holds the texts
+	 * that begin the current one and wait for their second string.
+	 */
+	for (i = 0; i < nf; i++)
+		ids[i] = (uint32_t)i;
+	fold_sort_names(ids, nf, &st->texts);
+	for (i = r0 = 0, no = 0; i < nf; i++) {
+		f = &st->frames[ids[i]];
+		while (no > 0) {
+			g = &st->frames[open[no - 1]];
+			if (g->len < f->len && (g->len == 0 ||
+			    memcmp(g->s, f->s, g->len) == 0) &&
+			    (unsigned char)f->s[g->len] < ';')
+				break;
+			emit(order, rank, &r0, 2 * open[--no] + 1);
+		}
+		emit(order, rank, &r0, 2 * ids[i]);
+		open[no++] = ids[i];
+	}
+	while (no > 0)
+		emit(order, rank, &r0, 2 * open[--no] + 1);
+	free(open);
+	free(ids);
+	/*
+	 * A stack is live (1) with samples of its own or a live child (2); a
+	 * child's number is above its parent's, so one pass from the top
+	 * settles it, and counts the items below each stack (at first[up + 2],
+	 * summed below into where each stack's items start).
+	 */
 	for (n = tn; n-- > 1;)
-		if (st->t[n].own > 0 || live[n])
-			live[n] = live[st->t[n].up] = 1;
-	/* the children of each stack, grouped */
-	for (n = 1; n < tn; n++)
-		if (live[n])
-			first[st->t[n].up + 1]++;
-	for (n = 0; n < tn; n++)
-		first[n + 1] += first[n];
-	kids = xmalloc((first[tn] + 1) * sizeof(*kids));
-	for (n = 1; n < tn; n++)
-		if (live[n])
-			kids[first[st->t[n].up]++] = (uint32_t)n;
-	for (n = tn; n-- > 0;)	/* first[] moved on by one group */
-		first[n + 1] = first[n];
-	first[0] = 0;
-	memset(&w, 0, sizeof(w));
-	w.st = sort_st = st;
-	w.first = first;
-	w.kids = kids;
-	push_level(&w, 0, 0);
-	while (w.nl > 0) {
-		l = &w.lv[w.nl - 1];
+		if (t[n].own > 0 || (fl[n] & 2)) {
+			u = t[n].up;
+			first[u + 2] += (t[n].own > 0) + (fl[n] >> 1);
+			fl[n] |= 1;
+			fl[u] |= 2;
+		}
+	for (n = 2; n < tn + 2; n++)
+		first[n] += first[n - 1];
+	items = xmalloc(((size_t)first[tn + 1] + 1) * sizeof(*items));
+	fold_prefault(items, ((size_t)first[tn + 1] + 1) * sizeof(*items));
+	/* stack u's items are filled from first[u + 1] on; a stack's number
+	 * is below its children's, so where its own are is known then (fewer
+	 * than 2 * MAXSTACKS items in all: first[] and the counts in the keys
+	 * fit in 32 bits) */
+	for (n = 1; n < tn; n++) {
+		if (!(fl[n] & 1))
+			continue;
+		u = t[n].up + 1;
+		if (t[n].own > 0) {
+			it = &items[first[u]++];
+			it->key = (uint64_t)rank[2 * t[n].fr] << 32;
+			it->v = t[n].own;
+		}
+		if (fl[n] & 2) {
+			it = &items[first[u]++];
+			it->key = (uint64_t)rank[2 * t[n].fr + 1] << 32 |
+			    (first[n + 2] - first[n + 1]);
+			it->v = first[n + 1];
+		}
+	}
+	m = first[1];		/* the items below the empty stack */
+	free(first);
+	free(fl);
+	fold_grow(&lv, &lcap, 1, sizeof(*lv));
+	sort_items(items, m);
+	lv[0].at = 0;
+	lv[0].end = m;
+	lv[0].plen = 0;
+	nl = 1;
+	while (nl > 0) {
+		l = &lv[nl - 1];
 		if (l->at == l->end) {
-			w.nl--;
+			nl--;
 			continue;
 		}
-		it = w.items[l->at++];
+		it = &items[l->at++];
 		plen = l->plen;
-		f = &st->frames[st->t[it.node].fr];
+		k = order[it->key >> 32];
+		f = &st->frames[k >> 1];
 		fold_grow(&path, &pcap, plen + 1 + f->len + 1, 1);
 		o = path + plen;
 		if (plen > 0)
 			*o++ = ';';
 		memcpy(o, f->s, f->len);
 		o += f->len;
-		if (it.sub)
-			push_level(&w, it.node, (size_t)(o - path));
-		else if (o > path) {	/* (an empty stack is not written) */
+		if (k & 1) {
+			m = (uint32_t)it->key;
+			fold_grow(&lv, &lcap, nl + 1, sizeof(*lv));
+			sort_items(items + it->v, m);
+			lv[nl].at = it->v;
+			lv[nl].end = it->v + m;
+			lv[nl++].plen = (size_t)(o - path);
+		} else if (o > path) {	/* (an empty stack is not written) */
 			fo_write(path, (size_t)(o - path));
 			fo_putc(' ');
-			fo_u64(st->t[it.node].own);
+			fo_u64(it->v);
 			fo_putc('\n');
 		}
 	}
-	free(w.items);
-	free(w.lv);
+	free(lv);
 	free(path);
-	free(kids);
-	free(live);
-	free(first);
+	free(items);
+	free(rank);
+	free(order);
 }
 
 int
@@ -840,6 +1087,7 @@ fold_samplerep_end(struct fold_samplerep *r)
 		fold_warn("%llu sample%s of idle threads left out (a wait "
 		    "function on top: --all keeps them)",
 		    (unsigned long long)r->idle, r->idle == 1 ? "" : "s");
+	free(st->cbuf);
 	fold_intern_free(&st->keys);
 	fold_intern_free(&st->threads);
 	fold_intern_free(&st->texts);
@@ -848,6 +1096,8 @@ fold_samplerep_end(struct fold_samplerep *r)
 	free(st->thmap);
 	free(st->frames);
 	free(st->t);
+	free(st->nk);
+	free(st->seen);
 	free(st->slots);
 	free(st->nodes);
 	free(st->tmp);

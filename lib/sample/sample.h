@@ -36,7 +36,8 @@
  *  - Use: fold_samplerep_new(), fold_samplerep_run() (or _line() for each
  *    line with file and lineno set, then _eof() after each input), then
  *    _print() and _end().  Memory grows with the distinct stacks and
- *    frames and the deepest stack, not with the input.
+ *    frames and the deepest stack, not with the input (the texts of lines
+ *    seen lately are kept too, 4 MB at most).
  *  - A line that is not a tree line (no 4 spaces, depth markers only or an
  *    odd number of them, a level skipped, no count, a count past 2^64 - 1,
  *    children's counts above their parent's) is "prog: file:line: what is
