@@ -2461,7 +2461,7 @@ since(const struct timespec *t0)
  * is read: its first touch (before POSIX_MADV_RANDOM) waits for the disk,
  * the read(2) after it does not; mapped with POSIX_MADV_RANDOM it would
  * be read from the disk a page at a time (a 150 MB capture out of the
- * page cache: 1.0-1.6 s mapped, 0.15 s read).  Small data is mapped.
+ * page cache: 0.9-2.0 s mapped, 0.15 s read).  Small data is mapped.
  */
 static int
 map_wins(int fd, uint64_t doff, uint64_t dlen)
