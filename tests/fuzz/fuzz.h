@@ -72,3 +72,39 @@ check_folded(void)
 			abort();
 	free(out);
 }
+
+/*
+ * Output b (input read twice) must be output a (read once) with every
+ * count doubled: the same stacks, in the same order.  A sum that would
+ * pass 2^64 - 1 stays as it was (an error is reported instead).  Frees
+ * both.
+ */
+static void
+check_doubled(char *a, size_t na, char *b, size_t nb)
+{
+	struct fold_sample sa, sb;
+	const char *la, *lb;
+	char *pa = a, *ea = a + na, *pb = b, *eb = b + nb;
+	size_t lena, lenb;
+
+	while (pa < ea && pb < eb) {
+		la = pa;
+		pa = memchr(pa, '\n', (size_t)(ea - pa));
+		lena = (size_t)(pa++ - la);
+		lb = pb;
+		pb = memchr(pb, '\n', (size_t)(eb - pb));
+		lenb = (size_t)(pb++ - lb);
+		if (fold_parse_line(la, lena, &sa) != FOLD_OK ||
+		    fold_parse_line(lb, lenb, &sb) != FOLD_OK ||
+		    sa.stacklen != sb.stacklen ||
+		    memcmp(sa.stack, sb.stack, sa.stacklen) != 0)
+			abort();
+		if (sb.count.i != 2 * sa.count.i &&
+		    !(sa.count.i > UINT64_MAX / 2 && sb.count.i == sa.count.i))
+			abort();
+	}
+	if (pa != ea || pb != eb)
+		abort();
+	free(a);
+	free(b);
+}

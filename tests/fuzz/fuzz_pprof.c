@@ -73,11 +73,9 @@ collapse(unsigned flags, unsigned o, const uint8_t *data, size_t size,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fold_sample sa, sb;
-	const char *la, *lb;
-	size_t na, nb, lena, lenb;
+	size_t na, nb;
 	unsigned flags, o;
-	char *a, *b, *pa, *pb, *ea, *eb;
+	char *a, *b;
 
 	if (size == 0)
 		return 0;
@@ -100,24 +98,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(a);
 		return 0;
 	}
-	pa = a, ea = a + na, pb = b, eb = b + nb;
-	while (pa < ea && pb < eb) {
-		la = pa;
-		pa = memchr(pa, '\n', (size_t)(ea - pa));
-		lena = (size_t)(pa++ - la);
-		lb = pb;
-		pb = memchr(pb, '\n', (size_t)(eb - pb));
-		lenb = (size_t)(pb++ - lb);
-		if (fold_parse_line(la, lena, &sa) != FOLD_OK ||
-		    fold_parse_line(lb, lenb, &sb) != FOLD_OK ||
-		    sa.stacklen != sb.stacklen ||
-		    memcmp(sa.stack, sb.stack, sa.stacklen) != 0 ||
-		    sb.count.i != 2 * sa.count.i)
-			abort();
-	}
-	if (pa != ea || pb != eb)
-		abort();
-	free(a);
-	free(b);
+	check_doubled(a, na, b, nb);
 	return 0;
 }

@@ -133,11 +133,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const size_t chunks[] = { 0, 1, 7, 4096 };
 	struct trail a, b, c;
-	struct fold_sample sa, sb;
-	const char *la, *lb;
-	size_t na, nb, lena, lenb;
+	size_t na, nb;
 	unsigned flags;
-	char *oa, *ob, *pa, *pb, *ea, *eb;
+	char *oa, *ob;
 
 	if (size == 0)
 		return 0;
@@ -160,24 +158,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(oa);
 		return 0;
 	}
-	pa = oa, ea = oa + na, pb = ob, eb = ob + nb;
-	while (pa < ea && pb < eb) {
-		la = pa;
-		pa = memchr(pa, '\n', (size_t)(ea - pa));
-		lena = (size_t)(pa++ - la);
-		lb = pb;
-		pb = memchr(pb, '\n', (size_t)(eb - pb));
-		lenb = (size_t)(pb++ - lb);
-		if (fold_parse_line(la, lena, &sa) != FOLD_OK ||
-		    fold_parse_line(lb, lenb, &sb) != FOLD_OK ||
-		    sa.stacklen != sb.stacklen ||
-		    memcmp(sa.stack, sb.stack, sa.stacklen) != 0 ||
-		    sb.count.i != 2 * sa.count.i)
-			abort();
-	}
-	if (pa != ea || pb != eb)
-		abort();
-	free(oa);
-	free(ob);
+	check_doubled(oa, na, ob, nb);
 	return 0;
 }
