@@ -175,6 +175,23 @@ lines() {
 	grep -qx 'ooo.c:30' "$T/ours"
 }
 
+@test "units sharing an abbreviation table, and one with its own out of order: each unit's inlined frames" {
+	command -v cc > /dev/null || skip "no C compiler"
+	cc -nostdlib -no-pie -o "$T/sh" "$BATS_TEST_DIRNAME/data/dwarf/shared.s" 2> /dev/null || skip "cannot assemble"
+	# every byte of the four functions, in order (names at an address
+	# depend on the lookups before, as in binutils): the helpers' names
+	# are DWARF's alone, read from each unit
+	run "$DWARFINL" "$T/sh" < <(seq 0 15 | awk '{ printf "%x\n", 4198400 + $1 }')
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | tr '\n' ' ')" = "_start -- _start _start -- helper1 _start -- _start -- f2 -- f2 f2 -- helper2 f2 -- f2 -- f3 -- f3 f3 -- helper3 f3 -- f3 -- f4 -- f4 f4 -- helper4 f4 -- f4 -- " ]
+	# where addr2line finds the helper (the first unit), the same frames
+	seq 0 3 | awk '{ printf "%x\n", 4198400 + $1 }' > "$T/addrs"
+	a2l "$T/sh" < "$T/addrs" > "$T/a2l"
+	"$DWARFINL" "$T/sh" < "$T/addrs" > "$T/ours"
+	cmp "$T/a2l" "$T/ours"
+	grep -qx helper1 "$T/ours"
+}
+
 @test "symbols at one start, no DWARF: the first of the largest, as addr2line 2.40 (was: the smaller)" {
 	command -v cc > /dev/null || skip "no C compiler"
 	cc -nostdlib -no-pie -Wl,-e,main -o "$T/ss" "$BATS_TEST_DIRNAME/data/dwarf/samestart.s" 2> /dev/null || skip "cannot assemble"

@@ -94,6 +94,7 @@ enum { AT_NAME = 0x03, AT_LOW_PC = 0x11, AT_HIGH_PC = 0x12, AT_LANGUAGE = 0x13,
 #define MERGEMAX 64		/* ranges of a function joined as binutils
 				   joins them; past that, only added */
 #define MAXREFS 100		/* DW_AT_specification followed */
+#define NOTAB UINT32_MAX	/* a unit's abbreviations not read yet */
 
 struct abbr {
 	uint64_t code;
@@ -114,7 +115,8 @@ struct abtab {
 struct unit {
 	uint64_t off, end, die;	/* header, end, first DIE (.debug_info) */
 	uint64_t strbase, addrbase, rngbase, base;
-	uint32_t tab;
+	uint64_t abo;		/* its abbreviations (.debug_abbrev) */
+	uint32_t tab;		/* ... read, in d->tab, or NOTAB: not yet */
 	unsigned ver, asz, osz;
 	int plain;		/* a language whose names are not mangled */
 	int parsed;		/* 0 not yet, 1 done, -1 could not */
@@ -175,6 +177,7 @@ struct fold_dwarf {
 	const char *problem;
 	struct abtab *tab;
 	size_t ntab, tabcap;
+	uint64_t dropped;	/* the table drop_tab() gave back last */
 	struct abbr *ab;
 	size_t nab, abcap;
 	struct spec *spec;
@@ -517,6 +520,34 @@ abtab_at(struct fold_dwarf *d, uint64_t off)
 	if (!t->dense)
 		qsort(d->ab + t->first, t->n, sizeof(*d->ab), abcmp);
 	return (uint32_t)d->ntab++;
+}
+
+/*
+ * Unit u's table, read by units() for its first DIE (the last in d->tab,
+ * at d->ab[nab...], d->spec[nspec...]), given back: read again if a
+ * sample is in the unit.  Kept when the unit before had it too: a table
+ * all units share (dwz, Go) is read once.
+ */
+static void
+drop_tab(struct fold_dwarf *d, struct unit *u, size_t nab, size_t nspec,
+    size_t ntab)
+{
+	if (u->tab != ntab || d->ntab != ntab + 1 || u->abo == d->dropped)
+		return;
+	d->dropped = u->abo;
+	d->nab = nab;
+	d->nspec = nspec;
+	d->ntab = ntab;
+	u->tab = NOTAB;
+}
+
+/* Unit u's abbreviations, read now if they were not: 0 if damaged. */
+static int
+unit_tab(struct fold_dwarf *d, struct unit *u)
+{
+	if (u->tab == NOTAB)
+		u->tab = abtab_at(d, u->abo);
+	return !d->tab[u->tab].bad;
 }
 
 static const struct abbr *
@@ -1136,7 +1167,7 @@ origin(struct fold_dwarf *d, uint64_t off, const char **name, uint8_t *linkage,
 	uint32_t i;
 
 	if (u == NULL || off < u->die || depth >= MAXREFS ||
-	    d->tab[u->tab].bad) {
+	    !unit_tab(d, u)) {
 		problem(d, "a reference to no DIE");
 		return;
 	}
@@ -1195,7 +1226,7 @@ parse(struct fold_dwarf *d, struct unit *u)
 
 	u->parsed = -1;
 	u->r0 = u->r1 = d->nfr;
-	if (d->tab[u->tab].bad) {
+	if (!unit_tab(d, u)) {
 		problem(d, "abbreviations cut short or damaged");
 		return;
 	}
@@ -1370,6 +1401,7 @@ units(struct fold_dwarf *d)
 		uint32_t i;
 		struct val lo, hi, rng;
 		uint64_t rawidx;
+		size_t nab, nspec, ntab;
 		int rawbase;
 
 		memset(&u, 0, sizeof(u));
@@ -1418,10 +1450,18 @@ units(struct fold_dwarf *d)
 		if (type != 1 && type != 3)	/* compile and partial units */
 			continue;
 		u.die = (uint64_t)(c.p - s);
+		u.abo = abo;
+		/* the table read for the first DIE, and kept only if it was
+		 * read before: most units no sample hits, and their tables
+		 * are most of the memory (libc: 12 MB) */
+		nab = d->nab;
+		nspec = d->nspec;
+		ntab = d->ntab;
 		u.tab = abtab_at(d, abo);
 		if (d->tab[u.tab].bad || (a = abbr_of(d, &u, uleb(&c))) ==
 		    NULL) {
 			problem(d, "a unit's first DIE unreadable");
+			drop_tab(d, &u, nab, nspec, ntab);
 			continue;
 		}
 		memset(&lo, 0, sizeof(lo));
@@ -1446,6 +1486,7 @@ units(struct fold_dwarf *d)
 				break;
 			}
 		}
+		drop_tab(d, &u, nab, nspec, ntab);
 		if (c.bad) {
 			problem(d, "a unit's first DIE unreadable");
 			continue;
@@ -1512,6 +1553,7 @@ fold_dwarf_new(const struct fold_elf *e, const char **why)
 	*why = NULL;
 	d = xcalloc(1, sizeof(*d));
 	d->elf = e;
+	d->dropped = UINT64_MAX;
 	(void)fold_elf_kind(e, &is64, &d->be);
 	for (i = 0; i < NSEC; i++) {
 		if (i == S_LINE)	/* read with the first source line */
