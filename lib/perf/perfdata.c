@@ -1882,8 +1882,14 @@ qsort_runs(struct fold_perfdata *d)
 	}
 }
 
+/*
+ * Into the second-level cache, not the first (x86 prefetcht1): ~45 lines a
+ * sample brought into the first would push out the walk's own (the CFI
+ * rows, the maps): 8.3 GB capture, best of 9 interleaved, 0.549 s against
+ * 0.481 s --no-inline, 0.614 against 0.540 s with inlined frames.
+ */
 #if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p) __builtin_prefetch(p)
+#define PREFETCH(p) __builtin_prefetch(p, 0, 2)
 #else
 #define PREFETCH(p) ((void)(p))
 #endif
