@@ -952,3 +952,31 @@ same_inline() {
 		[ "$a" -lt 100000 ]
 	fi
 }
+
+@test "dwarf: the thread reading ahead asks the kernel to read from the disk only where a fault waited for it" {
+	command -v strace > /dev/null || skip "strace is not installed"
+	[ -z "${FOLDKIT_SAN:-}" ] || skip "strace and the sanitizers do not mix"
+	local t=$BATS_TEST_TMPDIR n w
+	"$MANGLE" repeat 40 "$D/dwarf.data" "$t/big.data"
+	sc -q --buildid-dir "$B" "$D/dwarf.data" |
+		awk '{ n = $NF; sub(/ [0-9]+$/, ""); printf "%s %.0f\n", $0, n * 40 }' > "$t/want"
+	# in the page cache: the first 16 MiB asked for, and no more unless
+	# a fault was slow for another reason (a busy host); it was one call
+	# each 16 MiB, 10 here, each walking the page cache
+	cat "$t/big.data" > /dev/null
+	FOLDKIT_PERF_READ=map strace -f -e trace=madvise -o "$t/warm.tr" \
+		"$BIN/stackcollapse-perf" -q --buildid-dir "$B" "$t/big.data" > "$t/warm.out"
+	diff -u "$t/want" "$t/warm.out"
+	w=$(grep -c MADV_WILLNEED "$t/warm.tr")
+	[ "$w" -le 4 ]
+	# dropped from the page cache (dd's nocache: POSIX_FADV_DONTNEED):
+	# asked for ahead, window after window
+	sync "$t/big.data"	# written just now: dirty pages stay
+	dd if="$t/big.data" iflag=nocache count=0 status=none 2> /dev/null ||
+		skip "this dd cannot drop a file from the page cache"
+	FOLDKIT_PERF_READ=map strace -f -e trace=madvise -o "$t/cold.tr" \
+		"$BIN/stackcollapse-perf" -q --buildid-dir "$B" "$t/big.data" > "$t/cold.out"
+	diff -u "$t/want" "$t/cold.out"
+	n=$(grep -c MADV_WILLNEED "$t/cold.tr")
+	[ "$n" -ge $((w + 4)) ]
+}
