@@ -503,8 +503,9 @@ fold_unwind_x86_64(const struct fold_unwind_in *in, uint64_t *ips,
 
 	if (max == 0 || !(in->mask >> 8 & 1))
 		return 0;		/* no IP: perf has no user frame */
-	memset(&w, 0, sizeof(w));
-	w.in = in;
+	w.in = in;		/* every field set here: no memset a sample */
+	w.use_prev = 0;
+	w.sig = 0;
 	for (r = 0; r < X_NREGS; r++) {
 		w.loc[r].kind = L_SAMPLE;
 		w.loc[r].v = x86_perfreg[r];
