@@ -67,6 +67,9 @@ void fold_unload(unsigned char *p, size_t n, int mapped);
  * Best effort: nothing happens where locking is not allowed.
  */
 void fold_prefault(void *p, size_t n);
+/* Seconds since t0, a CLOCK_MONOTONIC time (struct timespec, <time.h>). */
+struct timespec;
+double fold_since(const struct timespec *t0);
 /*
  * Where to keep the keep bytes left at the front of a read buffer so that
  * the next read(2) lands on a 64-byte boundary: base + pad + keep is

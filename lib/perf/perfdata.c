@@ -2148,17 +2148,6 @@ readn(int fd, void *buf, size_t n, const char *name, int *err)
 	return got;
 }
 
-/* Seconds since t0 (CLOCK_MONOTONIC). */
-static double
-since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) +
-	    (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /*
  * The pager: a thread that takes the page faults of a mapped capture ahead
  * of the reader, touching a byte in each PAGER_STRIDE of it (Linux maps the
@@ -2249,7 +2238,7 @@ pager_run(void *arg)
 			a = r;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		sink += g->m[a];
-		if (since(&t0) > PAGER_COLD) {
+		if (fold_since(&t0) > PAGER_COLD) {
 			/* read from the disk: the next windows asked for,
 			 * from here */
 			g->cold = 2;
@@ -2475,14 +2464,14 @@ map_wins(int fd, uint64_t doff, uint64_t dlen)
 		for (i = 0; i < PROBE; i += page)
 			sink += m[i];
 		(void)munmap(m, PROBE);
-		if ((t = since(&t0)) < tm)
+		if ((t = fold_since(&t0)) < tm)
 			tm = t;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		for (i = 0; i < PROBE; i += CHUNK_SIZE)
 			if (pread(fd, buf, CHUNK_SIZE, (off_t)(a + i)) !=
 			    (ssize_t)CHUNK_SIZE)
 				break;
-		if ((t = since(&t0)) < tr)
+		if ((t = fold_since(&t0)) < tr)
 			tr = t;
 	}
 	(void)sink;

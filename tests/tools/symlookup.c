@@ -101,7 +101,6 @@ cmd_elf(int argc, char **argv)
 	return 0;
 }
 
-static double since(const struct timespec *t0);
 
 static int
 cmd_text(int argc, char **argv, int kall)
@@ -126,7 +125,7 @@ cmd_text(int argc, char **argv, int kall)
 		t = kall ? fold_syms_kallsyms(b, n) : fold_syms_permap(b, n);
 	if (getenv("SYMLOOKUP_TIME") != NULL)
 		fprintf(stderr, "%zu symbols, parsed in %.3f ms\n",
-		    fold_syms_count(t), since(&t0) * 1e3);
+		    fold_syms_count(t), fold_since(&t0) * 1e3);
 	free(b);
 	FOR_ADDRS(argc - 1, argv + 1, i, a, line) {
 		name = fold_syms_find(t, a, NULL, &mod);
@@ -169,16 +168,6 @@ cmd_info(int argc, char **argv)
 	return 0;
 }
 
-static double
-since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) +
-	    (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 static int
 cmd_bench(int argc, char **argv)
 {
@@ -199,10 +188,10 @@ cmd_bench(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if ((e = fold_elf_open(argv[0], &why)) == NULL)
 		fold_die(1, "%s: %s", argv[0], why ? why : "cannot open");
-	open_s = since(&t0);
+	open_s = fold_since(&t0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	(void)fold_elf_nsyms(e);
-	index_s = since(&t0);
+	index_s = fold_since(&t0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < n; i++) {
 		x ^= x << 13;
@@ -210,7 +199,7 @@ cmd_bench(int argc, char **argv)
 		x ^= x << 17;
 		hits += fold_elf_sym(e, x % (size ? size : 1), NULL) != NULL;
 	}
-	look_s = since(&t0);
+	look_s = fold_since(&t0);
 	fprintf(stderr, "%s: %zu symbols; open %.3f ms, index %.3f ms; "
 	    "%llu lookups (%llu named) in %.1f ms: %.1f ns each\n", argv[0],
 	    fold_elf_nsyms(e), open_s * 1e3, index_s * 1e3, n, hits,
