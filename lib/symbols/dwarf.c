@@ -1162,7 +1162,9 @@ origin(struct fold_dwarf *d, uint64_t off, const char **name, uint8_t *linkage,
     int depth)
 {
 	struct unit *u = unit_of(d, off);
-	const struct abbr *a;
+	const struct abbr *ap;
+	struct abbr a;		/* a copy: origin() below may read another
+				   unit's table, moving d->ab */
 	struct cur c;
 	uint32_t i;
 
@@ -1174,10 +1176,11 @@ origin(struct fold_dwarf *d, uint64_t off, const char **name, uint8_t *linkage,
 	c.p = d->s[S_INFO] + off;
 	c.end = d->s[S_INFO] + u->end;
 	c.bad = 0;
-	if ((a = abbr_of(d, u, uleb(&c))) == NULL)
+	if ((ap = abbr_of(d, u, uleb(&c))) == NULL)
 		return;
-	for (i = 0; i < a->nattr && !c.bad; i++) {
-		const struct spec *s = &d->spec[a->attr + i];
+	a = *ap;
+	for (i = 0; i < a.nattr && !c.bad; i++) {
+		const struct spec *s = &d->spec[a.attr + i];
 		struct val v;
 
 		if (!form(d, u, &c, s->form, s->imp, &v))
@@ -1235,7 +1238,9 @@ parse(struct fold_dwarf *d, struct unit *u)
 	c.bad = 0;
 	while (c.p < c.end && !c.bad) {
 		uint64_t code = uleb(&c), lo = 0, hi = 0;
-		const struct abbr *a;
+		const struct abbr *ap;
+		struct abbr a;	/* a copy: origin() may read another unit's
+				   table, moving d->ab */
 		int isfn, haslo = 0, hashi = 0, hirel = 0, hasrng = 0;
 		struct val rng;
 		struct func f;
@@ -1245,24 +1250,25 @@ parse(struct fold_dwarf *d, struct unit *u)
 				break;
 			continue;
 		}
-		if ((a = abbr_of(d, u, code)) == NULL) {
+		if ((ap = abbr_of(d, u, code)) == NULL) {
 			problem(d, "a DIE with an unknown abbreviation");
 			ok = 0;
 			break;
 		}
-		isfn = a->tag == TAG_SUBPROGRAM || a->tag == TAG_INLINED ||
-		    a->tag == TAG_ENTRY_POINT;
+		a = *ap;
+		isfn = a.tag == TAG_SUBPROGRAM || a.tag == TAG_INLINED ||
+		    a.tag == TAG_ENTRY_POINT;
 		f.name = NULL;
 		f.low = 0;
 		f.caller = NONE;
 		f.unit = (uint32_t)(u - d->u);
 		f.cfile = NONE;
 		f.cline = 0;
-		f.inlined = a->tag == TAG_INLINED;
+		f.inlined = a.tag == TAG_INLINED;
 		f.linkage = 0;
 		memset(&rng, 0, sizeof(rng));
-		for (i = 0; i < a->nattr && !c.bad; i++) {
-			const struct spec *s = &d->spec[a->attr + i];
+		for (i = 0; i < a.nattr && !c.bad; i++) {
+			const struct spec *s = &d->spec[a.attr + i];
 			struct val v;
 
 			if (!form(d, u, &c, s->form, s->imp, &v))
@@ -1364,7 +1370,7 @@ parse(struct fold_dwarf *d, struct unit *u)
 			}
 		} else
 			d->nest[depth] = NONE;
-		if (a->kids) {
+		if (a.kids) {
 			depth++;
 			if (depth < MAXDEPTH)
 				d->nest[depth] = NONE;
