@@ -70,7 +70,7 @@ struct fold_xml {
 	struct fold_xml_attr *attrs;	/* START: its attributes, values */
 	size_t nattrs;			/* decoded */
 	int empty;			/* START: <a/>, its END comes next */
-	char *text;			/* TEXT: decoded (may be changed) */
+	const char *text;		/* TEXT: decoded */
 	size_t tlen;
 	unsigned depth;			/* open elements (START: this one
 					   counted; END: it no longer) */
@@ -86,6 +86,8 @@ struct fold_xml {
 	size_t at, lpos;		/* event start; counted up to lpos */
 	unsigned long long line;	/* lines before lpos, from 1 */
 	size_t attrcap;
+	char *dec;			/* decoded values of the token */
+	size_t dcap, dused;
 	char *names;			/* open elements' names */
 	size_t ncap, nused;
 	size_t nstart[FOLD_XML_MAXDEPTH + 1];
