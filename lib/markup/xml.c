@@ -1161,6 +1161,35 @@ fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
 	return 1;
 }
 
+int
+fold_xml_start(struct fold_xml *x, const char *tag, size_t n)
+{
+	const char *b = x->buf;
+	size_t i = x->pos, k;
+
+	if (x->err || x->pend || !x->began || x->depth == 0 ||
+	    x->depth >= FOLD_XML_MAXDEPTH)
+		return 0;
+	while (i < x->end && (b[i] == '\n' || b[i] == ' ' || b[i] == '\t'))
+		i++;
+	if (i + n > x->end || memcmp(b + i, tag, n) != 0)
+		return 0;
+	x->at = i;
+	x->name = b + i + 1;
+	x->nlen = n - 2;
+	x->nattrs = 0;
+	x->empty = 0;
+	x->nstart[x->depth] = x->nused;
+	fold_grow(&x->names, &x->ncap, x->nused + x->nlen + 16, 1);
+	for (k = 0; k < x->nlen; k += 8)
+		memcpy(x->names + x->nused + k, x->name + k, 8);
+	x->nused += x->nlen;
+	x->depth++;
+	x->pos = i + n;
+	x->type = FOLD_XML_START;
+	return 1;
+}
+
 const char *
 fold_xml_peek(const struct fold_xml *x, size_t *n)
 {
