@@ -138,6 +138,33 @@ bad() {
 	bad cdata 5 "input ends inside <![CDATA["
 }
 
+@test "line numbers count the bytes as written, not as decoded: CR, CR LF, a newline in a value with an entity" {
+	# a line ends at each LF of the file, as sed and editors count them;
+	# before each error, text or a value that decoding changes: newlines
+	# in a value beside an entity (each becomes a blank), a run of CR LF
+	# (each one LF), lone CRs (no LF: no line ends)
+	doc attr "<row><weight ref=\"1\"/><backtrace id=\"5\"><frame id=\"6\" name=\"a
+&amp;
+b\"/></backtrace></row>" '<row><weight ref="1"/><backtrace ref="99"/></row>'
+	run --separate-stderr sc "$T/attr"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "stackcollapse-xctrace: $T/attr:8: <backtrace ref=\"99\">: no element with that id before it" ]
+	[ "$output" = "$(printf 'a & b 1\nmain 1')" ]
+	printf '%s\n<row><weight ref="1"/><backtrace ref="2"/>x\r\n\r\ny</row>\n<row><weight ref="1"/><backtrace ref="99"/></row>\n%s\n' "$HEAD" "$TAIL" > "$T/crlf"
+	run --separate-stderr sc "$T/crlf"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "stackcollapse-xctrace: $T/crlf:8: <backtrace ref=\"99\">: no element with that id before it" ]
+	printf '%s\n<row><weight ref="1"/><backtrace ref="2"/>x\ry\rz</row>\n\n<row><weight ref="1"/><backtrace ref="99"/></row>\n%s\n' "$HEAD" "$TAIL" > "$T/cr"
+	run --separate-stderr sc "$T/cr"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "stackcollapse-xctrace: $T/cr:7: <backtrace ref=\"99\">: no element with that id before it" ]
+	# the same before an error of the reader's own
+	printf '%s\n<row><weight ref="1"/><backtrace ref="2"/>a&amp;\r\r\r</row>\n\n<row></rows>\n%s\n' "$HEAD" "$TAIL" > "$T/own"
+	run --separate-stderr sc "$T/own"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "stackcollapse-xctrace: $T/own:7: end tag </rows> closes <row>" ]
+}
+
 @test "deep nesting: more than 256 elements deep is an error, not a crash" {
 	{ printf '%s\n<row>' "$HEAD"; for i in $(seq 300); do printf '<a>'; done; printf '\n'; } > "$T/deep"
 	bad deep 5 "elements nested more than 256 deep"

@@ -70,7 +70,7 @@ struct fold_xml {
 	struct fold_xml_attr *attrs;	/* START: its attributes, values */
 	size_t nattrs;			/* decoded */
 	int empty;			/* START: <a/>, its END comes next */
-	char *text;			/* TEXT: decoded (may be changed) */
+	const char *text;		/* TEXT: decoded */
 	size_t tlen;
 	unsigned depth;			/* open elements (START: this one
 					   counted; END: it no longer) */
@@ -86,6 +86,8 @@ struct fold_xml {
 	size_t at, lpos;		/* event start; counted up to lpos */
 	unsigned long long line;	/* lines before lpos, from 1 */
 	size_t attrcap;
+	char *dec;			/* decoded values of the token */
+	size_t dcap, dused;
 	char *names;			/* open elements' names */
 	size_t ncap, nused;
 	size_t nstart[FOLD_XML_MAXDEPTH + 1];
@@ -137,6 +139,16 @@ struct fold_xml_head {
 int fold_xml_head(struct fold_xml_head *h, const char *head);
 int fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
     const char **val, size_t *vlen);
+/*
+ * The fast path for a start tag without attributes, tag (n bytes, as
+ * "<row>": a well-formed name) inside an element: when the next bytes are
+ * blanks (space, tab, LF; no CR) and tag, all in the data read,
+ * fold_xml_start() consumes them: 1, the last event the START of the
+ * element (name set, no attributes), as fold_xml_next() would give after
+ * a TEXT of the blanks, which the caller must have no use for.  Else 0,
+ * nothing consumed.
+ */
+int fold_xml_start(struct fold_xml *x, const char *tag, size_t n);
 /* The bytes read and not yet consumed (*n of them, NUL after), valid until
  * the next call: a look ahead (for prefetching), nothing consumed. */
 const char *fold_xml_peek(const struct fold_xml *x, size_t *n);

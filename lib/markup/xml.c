@@ -114,6 +114,8 @@ fold_xml_free(struct fold_xml *x)
 	free(x->buf);
 	free(x->attrs);
 	free(x->names);
+	free(x->dec);
+	x->dec = NULL;
 	x->buf = NULL;
 	x->attrs = NULL;
 	x->names = NULL;
@@ -303,11 +305,32 @@ badnum:
 	return 0;
 }
 
-/* Decode s[0..*n) in place: an attribute value (attr) or text.  0, or -1
- * after an error. */
-static int
-decode(struct fold_xml *x, char *s, size_t *n, int attr)
+/*
+ * Room for n more decoded bytes in dec (decoded text is never longer than
+ * what it was written as).  Called before the values of a token are
+ * decoded: they point into dec, which must not move under them.
+ */
+static void
+dec_room(struct fold_xml *x, size_t n)
 {
+	if (x->dused + n > x->dcap) {
+		x->dcap = x->dused + n;
+		x->dec = xrealloc(x->dec, x->dcap);
+	}
+}
+
+/*
+ * Decode *s[0..*n): an attribute value (attr) or text.  Until the first
+ * byte decoding changes, nothing is written; from there on the value is
+ * made in dec (room for *n made by the caller) and *s points there.  The
+ * bytes read are never changed, so the lines are counted as written.  0,
+ * or -1 after an error.
+ */
+static int
+decode(struct fold_xml *x, const char **sp, size_t *n, int attr)
+{
+	const char *s = *sp;
+	char *d = NULL;			/* NULL: nothing changed yet */
 	size_t i = 0, j = 0, len = *n, k, on;
 	char o[4];
 	unsigned char c;
@@ -324,35 +347,47 @@ decode(struct fold_xml *x, char *s, size_t *n, int attr)
 			m |= ((v ^ ml) - ONES) & ~(v ^ ml);
 			m |= (v - ONES * 0x20) & ~v;
 			k = m & HIGHS ? FIRST(m & HIGHS) : 8;
-			if (j == i)
+			if (d == NULL)
 				i = j += k;
 			else
 				while (k-- > 0)
-					s[j++] = s[i++];
+					d[j++] = s[i++];
 			if (i >= len)
 				break;
 		}
 #endif
 		c = (unsigned char)s[i];
+		if (d == NULL && (c == '&' || c == '\r' ||
+		    (attr && (c == '\n' || c == '\t')))) {
+			/* the first change: what came before it to dec */
+			d = x->dec + x->dused;
+			memcpy(d, s, j);
+		}
 		if (c == '&') {
 			k = entity(x, s + i, len - i, o, &on);
 			if (k == 0)
 				return -1;
-			memcpy(s + j, o, on);
+			memcpy(d + j, o, on);
 			j += on;
 			i += k;
 		} else if (c == '\r') {
-			s[j++] = attr ? ' ' : '\n';
+			d[j++] = attr ? ' ' : '\n';
 			i += i + 1 < len && s[i + 1] == '\n' ? 2 : 1;
 		} else if (attr && (c == '\n' || c == '\t')) {
-			s[j++] = ' ';
+			d[j++] = ' ';
 			i++;
 		} else if (attr && c == '<') {
 			fail(x, (size_t)(s + i - x->buf),
 			    "'<' in an attribute value");
 			return -1;
-		} else
-			s[j++] = s[i++];
+		} else if (d != NULL)
+			d[j++] = s[i++];
+		else
+			i = ++j;
+	}
+	if (d != NULL) {
+		*sp = d;
+		x->dused += j;
 	}
 	*n = j;
 	return 0;
@@ -639,7 +674,6 @@ start_tag(struct fold_xml *x)
 	size_t i = x->pos + 1, s, na = 0, k, j;
 	struct fold_xml_attr *a;
 	char *b = x->buf, q;
-	const char *p;
 	unsigned char c;
 	int hasamp;
 	uint64_t special = 0;
@@ -736,6 +770,9 @@ value:
 		i++;
 	}
 	/* whole: check and decode */
+	x->dused = 0;
+	if (special != 0)
+		dec_room(x, i - x->pos);
 	if (x->nlen > FOLD_XML_MAXNAME)
 		return fail(x, x->pos, "element name longer than %d bytes",
 		    FOLD_XML_MAXNAME);
@@ -748,12 +785,9 @@ value:
 				    "attribute %.*s given twice",
 				    (int)(x->attrs[k].nlen > 64 ? 64 :
 				    x->attrs[k].nlen), x->attrs[k].name);
-		if (special >> k & 1) {
-			p = x->attrs[k].val;
-			if (decode(x, (char *)(uintptr_t)p, &x->attrs[k].vlen,
-			    1) < 0)
-				return BAD;
-		}
+		if (special >> k & 1 &&
+		    decode(x, &x->attrs[k].val, &x->attrs[k].vlen, 1) < 0)
+			return BAD;
 	}
 	if (x->depth == 0 && x->root)
 		return fail(x, x->pos, "a second root element <%.*s>",
@@ -829,6 +863,7 @@ fold_xml_next(struct fold_xml *x)
 {
 	size_t i;
 	char *b, *p;
+	const char *t;
 	int r;
 
 	if (x->err)
@@ -906,8 +941,12 @@ fold_xml_next(struct fold_xml *x)
 				    "root element"), FOLD_XML_ERROR;
 			continue;
 		}
-		if (decode(x, x->text, &x->tlen, 0) < 0)
+		x->dused = 0;
+		dec_room(x, x->tlen);
+		t = x->text;
+		if (decode(x, &t, &x->tlen, 0) < 0)
 			return FOLD_XML_ERROR;
+		x->text = t;
 		x->type = FOLD_XML_TEXT;
 		return FOLD_XML_TEXT;
 	}
@@ -1119,6 +1158,35 @@ fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
 	*vlen = i - v;
 	x->pos = i + 3;
 	x->type = FOLD_XML_END;
+	return 1;
+}
+
+int
+fold_xml_start(struct fold_xml *x, const char *tag, size_t n)
+{
+	const char *b = x->buf;
+	size_t i = x->pos, k;
+
+	if (x->err || x->pend || !x->began || x->depth == 0 ||
+	    x->depth >= FOLD_XML_MAXDEPTH)
+		return 0;
+	while (i < x->end && (b[i] == '\n' || b[i] == ' ' || b[i] == '\t'))
+		i++;
+	if (i + n > x->end || memcmp(b + i, tag, n) != 0)
+		return 0;
+	x->at = i;
+	x->name = b + i + 1;
+	x->nlen = n - 2;
+	x->nattrs = 0;
+	x->empty = 0;
+	x->nstart[x->depth] = x->nused;
+	fold_grow(&x->names, &x->ncap, x->nused + x->nlen + 16, 1);
+	for (k = 0; k < x->nlen; k += 8)
+		memcpy(x->names + x->nused + k, x->name + k, 8);
+	x->nused += x->nlen;
+	x->depth++;
+	x->pos = i + n;
+	x->type = FOLD_XML_START;
 	return 1;
 }
 

@@ -812,6 +812,8 @@ prefetch_next(struct fold_xctrace_st *st, const struct fold_xml_head *h)
 		fold_prefetch(&st->dense[id + 1]);
 }
 
+static int on_start(struct fold_xctrace_st *st);
+
 /*
  * The fast path of the elements most written: refs written
  * <frame ref="N"/> in a backtrace, <binary ref="N"/> in a frame,
@@ -831,6 +833,11 @@ fast(struct fold_xctrace_st *st)
 	int n;
 
 	switch (c->kind) {
+	case K_NODE:
+		/* a row and the blanks before it (no TEXT used in a node) */
+		if (!fold_xml_start(x, "<row>", 5))
+			return 0;
+		return on_start(st) < 0 ? -1 : 1;
 	case K_ROW:
 		if ((n = cells_unused(st)) > 0) {
 			/* as kind_of() counts them */
