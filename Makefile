@@ -95,7 +95,8 @@ test: all $(TESTTOOLS)
 # The code with threads (perf.data: kallsyms and symbol tables read while
 # the records are) again under ThreadSanitizer, where the compiler has it.
 TSANFLAGS = -O1 -g -fsanitize=thread
-TSANTESTS = tests/stackcollapse-perf-data.bats tests/stackcollapse-perf-symbols.bats
+TSANTESTS = tests/stackcollapse-perf-data.bats tests/stackcollapse-perf-symbols.bats \
+	tests/stackcollapse-sample.bats tests/stackcollapse-sample-hostile.bats
 TSANTOOLS = build/tsan/test/symlookup build/tsan/test/pdmangle \
 	build/tsan/test/randbytes
 

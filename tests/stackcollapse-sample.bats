@@ -316,6 +316,64 @@ vs_inferno() {
 	[[ "$output" == *';demo`my_read 6'* ]]
 }
 
+# all three ways of reading (the default, one thread, two): the same stdout,
+# stderr and status; the arguments: what to run, stdin from $IN (or none)
+same3() {
+	run --separate-stderr "$@" < "${IN:-/dev/null}"
+	local o=$output e=$stderr st=$status k
+	for k in 1 2; do
+		FOLDKIT_SAMPLE_THREADS=$k run --separate-stderr "$@" < "${IN:-/dev/null}"
+		[ "$status" -eq "$st" ] && [ "$output" = "$o" ] && [ "$stderr" = "$e" ] ||
+			{ echo "FOLDKIT_SAMPLE_THREADS=$k differs on $*"; return 1; }
+	done
+	output=$o stderr=$e status=$st
+}
+
+@test "over 4 MB, read in two threads: the same output, messages and status as in one" {
+	# our report 2,000 times (summed), a bad line and a level skipped in
+	# copy 700, the last copy cut inside its call graph
+	awk 'NR == FNR { l[++n] = $0; next } END {
+		for (k = 1; k <= 2000; k++)
+			for (i = 1; i <= n; i++) {
+				if (k == 700 && i == 15) print "    + 3garbage"
+				if (k == 700 && i == 17) print "    + ! : 2 skipped  (in x) + 1  [0x1]"
+				if (k == 2000 && i > 20) exit
+				print l[i]
+			}
+	}' "$D/rules.txt" /dev/null > "$T/big.txt"
+	[ "$(wc -c < "$T/big.txt")" -gt 4194304 ]
+	same3 sc "$T/big.txt"
+	[ "$status" -eq 1 ]
+	# (the line skipped below the bad one is not named)
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 3 ]
+	[ "$(printf '%s\n' "$stderr" | sed -n 1p)" = "stackcollapse-sample: $T/big.txt:30072: no frame after the sample count" ]
+	[[ "$(printf '%s\n' "$stderr" | sed -n 2p)" == "stackcollapse-sample: $T/big.txt:85979: the report ends inside the call graph"* ]]
+	[[ "$output" == *';demo`my_read '* ]]
+	IN=$T/big.txt same3 sc -q --all --no-modules
+	IN=$T/big.txt same3 sc --no-threads "$T/big.txt" "$T/none" "$D/rules.txt" -
+	[[ "$stderr" == *"$T/none: "* ]]
+	same3 sc --strict "$T/big.txt"
+	[ "$status" -eq 1 ]
+}
+
+@test "two threads on small inputs too: several files, errors between them, cut reports, stdin" {
+	head -20 "$D/rules.txt" > "$T/cut.txt"
+	printf 'no report here\n' > "$T/none.txt"
+	: > "$T/empty.txt"
+	same3 sc "$T/cut.txt" "$T/nofile" "$D/rules.txt" "$T/none.txt" "$T/empty.txt" "$T/cut.txt"
+	[ "$status" -eq 1 ]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 5 ]
+	[[ "$(printf '%s\n' "$stderr" | sed -n 1p)" == *"$T/nofile: "* ]]
+	[[ "$(printf '%s\n' "$stderr" | sed -n 2p)" == *"$T/cut.txt:20: the report ends inside"* ]]
+	[[ "$(printf '%s\n' "$stderr" | sed -n 3p)" == *"$T/none.txt:1: the report ends before"* ]]
+	same3 sc
+	[ "$status" -eq 1 ]
+	IN=$D/rules.txt same3 sc -
+	[ "$status" -eq 0 ]
+	run -2 env FOLDKIT_SAMPLE_THREADS=3 "$BIN/stackcollapse-sample" "$D/rules.txt"
+	[ "$output" = "stackcollapse-sample: FOLDKIT_SAMPLE_THREADS: '3' is not 1 or 2" ]
+}
+
 @test "usage errors exit 2; --help and --version exit 0" {
 	run sc --no-such-option "$D/rules.txt"
 	[ "$status" -eq 2 ]

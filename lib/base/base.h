@@ -171,9 +171,19 @@ struct fold_in {
 				   the end of the last line kept */
 	struct fold_map { void *p; size_t len; } *maps;	/* unmapped at free */
 	size_t nmaps, mapcap;
+	/* set by a caller that reports errors itself (from another thread,
+	 * in order): called instead of fold_in_warn() */
+	void (*onerr)(void *arg, const char *name, int err, int isread);
+	void *onerr_arg;
 };
 
 void fold_in_init(struct fold_in *in, int nfiles, char **files);
+/* The message of an open (isread 0) or read error of file name (which is
+ * a list's entry or "<stdin>": valid as long as the list). */
+void fold_in_warn(const char *name, int err, int isread);
+/* An error: status 1, then onerr() or fold_in_warn(). */
+void fold_in_error(struct fold_in *in, const char *name, int err,
+    int isread);
 /* 1: a line in *line, *len; 0: end of all input. */
 int fold_in_line(struct fold_in *in, const char **line, size_t *len);
 /*

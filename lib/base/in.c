@@ -119,6 +119,22 @@ fold_in_keep(struct fold_in *in)
 		in->kept = in->pos;
 }
 
+void
+fold_in_warn(const char *name, int err, int isread)
+{
+	fold_warn(isread ? "%s: read error: %s" : "%s: %s", name, strerror(err));
+}
+
+void
+fold_in_error(struct fold_in *in, const char *name, int err, int isread)
+{
+	in->status = 1;
+	if (in->onerr != NULL)
+		in->onerr(in->onerr_arg, name, err, isread);
+	else
+		fold_in_warn(name, err, isread);
+}
+
 /* Open the next file of the list; 0 when there is none. */
 static int
 open_next(struct fold_in *in)
@@ -148,8 +164,7 @@ open_next(struct fold_in *in)
 				map_file(in);
 			return 1;
 		}
-		fold_warn("%s: %s", path, strerror(errno));
-		in->status = 1;
+		fold_in_error(in, path, errno, 0);
 	}
 	return 0;
 }
@@ -197,8 +212,7 @@ fill(struct fold_in *in)
 			break;
 		if (errno == EINTR)
 			continue;
-		fold_warn("%s: read error: %s", in->name, strerror(errno));
-		in->status = 1;
+		fold_in_error(in, in->name, errno, 1);
 		n = 0;
 		break;
 	}

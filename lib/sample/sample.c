@@ -1,7 +1,10 @@
 /* sample.c - macOS sample(1) reports to folded stacks. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -701,61 +704,112 @@ scan_line(struct fold_samplerep_st *st, const char *line, size_t len,
 	}
 }
 
-/* A line of the call graph. */
+/*
+ * What a line (or the end of an input) is to the call graph, as the
+ * reading side tells it to the side that builds the tree: the reading side
+ * follows where the report is (S_OUT, S_TREE: the text alone says it),
+ * checks the line's shape and finds its frame; the tree side has the stack
+ * and the stacks.  Each line gives one record, in order, so the tree side
+ * counts the lines; errors of files (R_IOERR) and the ends of inputs come
+ * where they happened, so that messages come in the order of one thread.
+ */
+enum {
+	R_NONE,		/* a line outside the call graph, or blank */
+	R_GRAPH,	/* "Call graph:" */
+	R_TOTAL,	/* "Total number in stack" */
+	R_E4SP, R_EMARKS, R_EODD,	/* errors at no level */
+	R_EOVF, R_ENOCOUNT, R_ENOFRAME,	/* errors at level lvl */
+	R_FRAME,	/* a frame (fr, or NOFRAME: a thread left out) */
+	/* not lines: */
+	R_EOF,		/* the input ended */
+	R_EOFIN,	/* the input ended inside the call graph */
+	R_EOFNO,	/* the input ended before any call graph */
+	R_FILE,		/* a new input, name */
+	R_IOERR		/* an error of file name: errno c, a read error: idle */
+};
+#define NOFRAME UINT32_MAX
+struct rec {
+	uint64_t c;		/* the count */
+	union {
+		size_t lvl;	/* the level */
+		const char *name;
+	} u;
+	uint32_t fr;
+	unsigned char kind, idle;
+};
+
+/* The record of the line of sc (the reading side). */
 static void
-tree_line(struct fold_samplerep *r, const struct scan *sc)
+line_rec(struct fold_samplerep_st *st, const struct scan *sc, struct rec *o)
 {
-	struct fold_samplerep_st *st = r->st;
 	const char *line = sc->line;
 	size_t len = sc->len, k = sc->k, j = sc->j, lvl;
-	struct node *nd, *up;
-	uint32_t f;
-	uint64_t c = sc->c;
-	int thread;
-	char msg[96];
 
-	if (k == 0 && len >= 21 &&
+	st->lines++;
+	if (st->state != S_TREE) {
+		o->kind = R_NONE;
+		if (len >= 11 && memcmp(line, "Call graph:", 11) == 0) {
+			st->state = S_TREE;
+			st->graphs++;
+			o->kind = R_GRAPH;
+		}
+		return;
+	}
+	if (len == 0)
+		o->kind = R_NONE;
+	else if (k == 0 && len >= 21 &&
 	    memcmp(line, "Total number in stack", 21) == 0) {
-		pop_to(r, 0);
 		st->state = S_OUT;
-		return;
+		o->kind = R_TOTAL;
+	} else if (k == 0)
+		o->kind = R_E4SP;
+	else if (k == len)
+		o->kind = R_EMARKS;
+	else if ((k - 4) % 2 != 0)
+		o->kind = R_EODD;
+	else {
+		o->u.lvl = lvl = (k - 4) / 2;
+		o->c = sc->c;
+		if (sc->ovf)
+			o->kind = R_EOVF;
+		else if (j == k)
+			o->kind = R_ENOCOUNT;
+		else if (j == len || line[j] != ' ')
+			o->kind = R_ENOFRAME;
+		else {
+			o->kind = R_FRAME;
+			o->idle = 0;
+			if (lvl == 0 && (st->flags & FOLD_SAMPLEREP_NO_THREADS))
+				o->fr = NOFRAME;
+			else {
+				o->fr = frame_of(st, lvl == 0, line + sc->f,
+				    len - sc->f, sc->set);
+				o->idle = (unsigned char)st->frames[o->fr].idle;
+			}
+		}
 	}
-	if (k == 0) {
-		bad_line(r, -1, "a call graph line that does not start with "
-		    "4 spaces");
-		return;
-	}
-	if (k == len) {
-		bad_line(r, -1, "a call graph line with depth markers only");
-		return;
-	}
-	if ((k - 4) % 2 != 0) {
-		bad_line(r, -1, "an odd number of depth markers");
-		return;
-	}
-	lvl = (k - 4) / 2;
-	if (lvl > st->depth) {
-		if (st->skipping)
-			return;
-		snprintf(msg, sizeof(msg), "a frame %zu levels below the one "
-		    "before", lvl - st->depth + 1);
-		bad_line(r, -1, msg);
-		return;
-	}
-	if (sc->ovf) {
-		bad_line(r, (long)lvl, "a sample count past "
-		    "18446744073709551615");
-		return;
-	}
-	if (j == k || j == len || line[j] != ' ') {
-		bad_line(r, (long)lvl, j == k ? "no sample count before the "
-		    "frame" : "no frame after the sample count");
-		return;
-	}
-	j = sc->f;
+}
+
+/* The record of the end of an input (the reading side). */
+static void
+eof_rec(struct fold_samplerep_st *st, struct rec *o)
+{
+	o->kind = st->state == S_TREE ? R_EOFIN : st->graphs == 0 &&
+	    st->lines > 0 ? R_EOFNO : R_EOF;
+	st->state = S_OUT;
+	st->graphs = st->lines = 0;
+}
+
+/* A frame line at level lvl (the tree side). */
+static void
+frame_line(struct fold_samplerep *r, const struct rec *rc, size_t lvl)
+{
+	struct fold_samplerep_st *st = r->st;
+	struct node *nd, *up;
+	uint64_t c = rc->c;
+
 	pop_to(r, lvl);
 	st->skipping = 0;
-	thread = lvl == 0;
 	if (lvl > 0) {
 		up = &st->nodes[lvl - 1];
 		if (up->kids > UINT64_MAX - c)
@@ -770,110 +824,406 @@ tree_line(struct fold_samplerep *r, const struct scan *sc)
 	nd->kids = 0;
 	nd->line = r->lineno;
 	nd->bad = nd->over = 0;
-	if (thread && (st->flags & FOLD_SAMPLEREP_NO_THREADS)) {
-		nd->idle = 0;
+	nd->idle = rc->idle;
+	if (rc->fr == NOFRAME) {
 		nd->stack = 0;
 		nd->fresh = 0;
 		nd->seen = nd->nseen = 0;
 		return;
 	}
-	f = frame_of(st, thread, line + j, len - j, sc->set);
-	nd->idle = (unsigned char)st->frames[f].idle;
-	push_stack(st, lvl, f);
+	push_stack(st, lvl, rc->fr);
 }
 
+/* Use a record (the tree side); r->lineno is the line's. */
 static void
-use_line(struct fold_samplerep *r, const struct scan *sc)
+use_rec(struct fold_samplerep *r, const struct rec *rc)
 {
 	struct fold_samplerep_st *st = r->st;
+	size_t lvl;
+	char msg[96];
 
-	st->lines++;
-	if (st->state == S_TREE) {
-		if (sc->len > 0)
-			tree_line(r, sc);
-	} else if (sc->len >= 11 && memcmp(sc->line, "Call graph:", 11) == 0) {
-		st->state = S_TREE;
+	switch (rc->kind) {
+	case R_NONE:
+		return;
+	case R_GRAPH:
 		st->skipping = 0;
-		st->graphs++;
+		return;
+	case R_TOTAL:
+		pop_to(r, 0);
+		return;
+	case R_E4SP:
+		bad_line(r, -1, "a call graph line that does not start with "
+		    "4 spaces");
+		return;
+	case R_EMARKS:
+		bad_line(r, -1, "a call graph line with depth markers only");
+		return;
+	case R_EODD:
+		bad_line(r, -1, "an odd number of depth markers");
+		return;
+	case R_EOFIN:
+		error_at(r, r->lineno, "the report ends inside the call graph "
+		    "(no \"Total number in stack\" line)");
+		pop_to(r, 0);
+		st->skipping = 0;
+		return;
+	case R_EOFNO:
+		error_at(r, r->lineno, "the report ends before its call graph "
+		    "(no \"Call graph:\" line): not the output of sample");
+		st->skipping = 0;
+		return;
+	case R_EOF:
+		st->skipping = 0;
+		return;
 	}
+	lvl = rc->u.lvl;
+	if (lvl > st->depth) {
+		if (st->skipping)
+			return;
+		snprintf(msg, sizeof(msg), "a frame %zu levels below the one "
+		    "before", lvl - st->depth + 1);
+		bad_line(r, -1, msg);
+		return;
+	}
+	switch (rc->kind) {
+	case R_EOVF:
+		bad_line(r, (long)lvl, "a sample count past "
+		    "18446744073709551615");
+		return;
+	case R_ENOCOUNT:
+		bad_line(r, (long)lvl, "no sample count before the frame");
+		return;
+	case R_ENOFRAME:
+		bad_line(r, (long)lvl, "no frame after the sample count");
+		return;
+	}
+	frame_line(r, rc, lvl);
 }
 
 void
 fold_samplerep_line(struct fold_samplerep *r, const char *line, size_t len)
 {
 	struct scan sc;
+	struct rec rc;
 
 	scan_line(r->st, line, len, &sc);
-	use_line(r, &sc);
+	line_rec(r->st, &sc, &rc);
+	use_rec(r, &rc);
 }
 
 void
 fold_samplerep_eof(struct fold_samplerep *r)
 {
-	struct fold_samplerep_st *st = r->st;
+	struct rec rc;
 
-	if (st->state == S_TREE) {
-		error_at(r, r->lineno, "the report ends inside the call graph "
-		    "(no \"Total number in stack\" line)");
-		pop_to(r, 0);
-	} else if (st->graphs == 0 && st->lines > 0)
-		error_at(r, r->lineno, "the report ends before its call graph "
-		    "(no \"Call graph:\" line): not the output of sample");
-	st->state = S_OUT;
-	st->graphs = st->lines = 0;
-	st->skipping = 0;
+	eof_rec(r->st, &rc);
+	use_rec(r, &rc);
 }
 
-enum { BATCH = 32 };
+/* ---- reading ----------------------------------------------------------- */
 
-void
-fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
-{
+/*
+ * The lines of an input are read BATCH at a time: scanned first (which
+ * fetches their cache sets), then their frames found, then used.  Where
+ * the input is large and there are two processors, the reading side runs
+ * in a thread of its own and hands records over in blocks (a ring of
+ * NBLK of them, BLKRECS records each); the tree side is the caller's.
+ */
+enum { BATCH = 32, BLKRECS = 16384, NBLK = 4 };
+#define THREAD_MIN (4u << 20)	/* bytes: a smaller input is read in one */
+
+struct reader {
+	struct fold_samplerep *r;
 	struct fold_in in;
+	int first;		/* no line read yet */
+	/* the threaded reader: blocks[i % NBLK] is written, then handed
+	 * over (filled counts them), then used (used counts them) */
+	int threaded;
+	pthread_t thr;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct rec *blk[NBLK];
+	size_t nrec[NBLK];
+	size_t filled, used;	/* under mu */
+	int done;		/* under mu: no block comes after filled */
+	int waiting;		/* under mu: a side waits on cv */
+	struct rec *cur;	/* the reading side's block */
+	size_t ncur;
+};
+
+/* Hand the current block over (the reading side). */
+static void
+hand_over(struct reader *rd, int done)
+{
+	pthread_mutex_lock(&rd->mu);
+	rd->nrec[rd->filled % NBLK] = rd->ncur;
+	rd->filled++;
+	rd->done = done;
+	if (rd->waiting)
+		pthread_cond_broadcast(&rd->cv);
+	while (!done && rd->filled - rd->used >= NBLK) {
+		rd->waiting++;
+		pthread_cond_wait(&rd->cv, &rd->mu);
+		rd->waiting--;
+	}
+	pthread_mutex_unlock(&rd->mu);
+	rd->cur = rd->blk[rd->filled % NBLK];
+	rd->ncur = 0;
+}
+
+/* A record to fill (the reading side): the next of the current block. */
+static struct rec *
+next_rec(struct reader *rd)
+{
+	if (rd->ncur == BLKRECS)
+		hand_over(rd, 0);
+	return &rd->cur[rd->ncur++];
+}
+
+static void use_recs(struct fold_samplerep *r, const struct rec *rc,
+    size_t n);
+
+/* A record of no line: handed over or used now. */
+static void
+side_rec(struct reader *rd, const struct rec *rc)
+{
+	if (rd->threaded)
+		*next_rec(rd) = *rc;
+	else
+		use_recs(rd->r, rc, 1);
+}
+
+static void
+in_error(void *arg, const char *name, int err, int isread)
+{
+	struct reader *rd = arg;
+	struct rec rc;
+
+	rc.kind = R_IOERR;
+	rc.u.name = name;
+	rc.c = (uint64_t)err;
+	rc.idle = (unsigned char)isread;
+	side_rec(rd, &rc);
+}
+
+/* Use n records of a block (the tree side). */
+static void
+use_recs(struct fold_samplerep *r, const struct rec *rc, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		switch (rc[i].kind) {
+		case R_FILE:
+			r->file = rc[i].u.name;
+			r->lineno = 0;
+			break;
+		case R_IOERR:
+			fold_in_warn(rc[i].u.name, (int)rc[i].c,
+			    (int)rc[i].idle);
+			break;
+		case R_EOF:
+		case R_EOFIN:
+		case R_EOFNO:
+			use_rec(r, &rc[i]);
+			break;
+		default:
+			r->lineno++;
+			use_rec(r, &rc[i]);
+		}
+}
+
+/*
+ * Read all lines (the reading side); with a thread, records are handed
+ * over, else used.  A line's record is made after its batch is scanned.
+ */
+static void
+read_all(struct reader *rd)
+{
+	struct fold_samplerep *r = rd->r;
+	struct fold_samplerep_st *st = r->st;
+	struct fold_in *in = &rd->in;
 	struct scan sc[BATCH];
+	struct rec rc, *o;
 	const char *line, *p, *q;
 	size_t len, avail, off, nb, i;
-	int first = 1;
 
-	fold_in_init(&in, nfiles, files);
-	while (fold_in_line(&in, &line, &len)) {
-		if (in.newfile && !first)
-			fold_samplerep_eof(r);
-		first = 0;
-		r->file = in.name;
-		r->lineno = in.lineno;
-		fold_samplerep_line(r, line, len);
+	while (fold_in_line(in, &line, &len)) {
+		if (in->newfile && !rd->first) {
+			eof_rec(st, &rc);
+			side_rec(rd, &rc);
+		}
+		if (in->newfile) {
+			rc.kind = R_FILE;
+			rc.u.name = in->name;
+			side_rec(rd, &rc);
+		}
+		rd->first = 0;
+		scan_line(st, line, len, &sc[0]);
+		if (rd->threaded)
+			line_rec(st, &sc[0], next_rec(rd));
+		else {
+			r->lineno = in->lineno;
+			line_rec(st, &sc[0], &rc);
+			use_rec(r, &rc);
+		}
 		/* then the whole lines read already, BATCH at a time */
 		for (;;) {
-			avail = fold_in_buffered(&in, &p);
+			avail = fold_in_buffered(in, &p);
 			for (nb = off = 0; nb < BATCH; nb++) {
 				if ((q = memchr(p + off, '\n', avail - off)) ==
 				    NULL)
 					break;
-				scan_line(r->st, p + off, (size_t)(q - p) - off,
+				scan_line(st, p + off, (size_t)(q - p) - off,
 				    &sc[nb]);
 				off = (size_t)(q - p) + 1;
 			}
 			if (nb == 0)
 				break;
-			for (i = 0; i < nb && r->st->cbuf != NULL; i++)
+			for (i = 0; i < nb && st->cbuf != NULL; i++)
 				if (sc[i].set != NULL)
-					fold_prefetch(r->st->cbuf +
+					fold_prefetch(st->cbuf +
 					    sc[i].set->off);
 			for (i = 0; i < nb; i++) {
-				r->lineno = in.lineno + i + 1;
-				use_line(r, &sc[i]);
+				if (rd->threaded) {
+					line_rec(st, &sc[i], next_rec(rd));
+					continue;
+				}
+				o = &rc;
+				line_rec(st, &sc[i], o);
+				r->lineno = in->lineno + i + 1;
+				use_rec(r, o);
 			}
-			fold_in_take(&in, off, nb);
+			fold_in_take(in, off, nb);
 		}
 	}
-	if (first)
+}
+
+static void *
+reader_run(void *arg)
+{
+	struct reader *rd = arg;
+
+	read_all(rd);
+	hand_over(rd, 1);
+	return NULL;
+}
+
+/* FOLDKIT_SAMPLE_THREADS: 1 or 2 threads, or 0: not said (exit 2 if bad). */
+static int
+threads_env(void)
+{
+	const char *env = getenv("FOLDKIT_SAMPLE_THREADS");
+
+	if (env == NULL || *env == '\0')
+		return 0;
+	if (strcmp(env, "1") != 0 && strcmp(env, "2") != 0)
+		fold_die(2, "FOLDKIT_SAMPLE_THREADS: '%s' is not 1 or 2", env);
+	return *env - '0';
+}
+
+/* Whether to read in a thread, not said: a regular file of THREAD_MIN
+ * bytes or more and two processors. */
+static int
+want_thread(const struct fold_in *in)
+{
+	struct stat sb;
+
+	return sysconf(_SC_NPROCESSORS_ONLN) >= 2 && in->fd >= 0 &&
+	    fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    sb.st_size >= (off_t)THREAD_MIN;
+}
+
+/* Read the rest of the input in a thread and use its records; 0 if no
+ * thread could start. */
+static int
+run_threaded(struct reader *rd)
+{
+	size_t k, n;
+	int done;
+
+	for (k = 0; k < NBLK; k++)
+		rd->blk[k] = xmalloc(BLKRECS * sizeof(*rd->blk[k]));
+	rd->cur = rd->blk[0];
+	rd->ncur = 0;
+	rd->threaded = 1;
+	pthread_mutex_init(&rd->mu, NULL);
+	pthread_cond_init(&rd->cv, NULL);
+	if (pthread_create(&rd->thr, NULL, reader_run, rd) != 0) {
+		rd->threaded = 0;
+		pthread_cond_destroy(&rd->cv);
+		pthread_mutex_destroy(&rd->mu);
+		for (k = 0; k < NBLK; k++)
+			free(rd->blk[k]);
+		return 0;
+	}
+	for (;;) {
+		pthread_mutex_lock(&rd->mu);
+		while (rd->used == rd->filled && !rd->done) {
+			rd->waiting++;
+			pthread_cond_wait(&rd->cv, &rd->mu);
+			rd->waiting--;
+		}
+		done = rd->used == rd->filled;
+		n = rd->nrec[rd->used % NBLK];
+		pthread_mutex_unlock(&rd->mu);
+		if (done)
+			break;
+		use_recs(rd->r, rd->blk[rd->used % NBLK], n);
+		pthread_mutex_lock(&rd->mu);
+		rd->used++;
+		if (rd->waiting)
+			pthread_cond_broadcast(&rd->cv);
+		pthread_mutex_unlock(&rd->mu);
+	}
+	pthread_join(rd->thr, NULL);
+	pthread_cond_destroy(&rd->cv);
+	pthread_mutex_destroy(&rd->mu);
+	for (k = 0; k < NBLK; k++)
+		free(rd->blk[k]);
+	rd->threaded = 0;
+	return 1;
+}
+
+void
+fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
+{
+	struct reader rd;
+	const char *line;
+	size_t len;
+	struct scan sc;
+	struct rec rc;
+	int nthr = threads_env();
+
+	memset(&rd, 0, sizeof(rd));
+	rd.r = r;
+	rd.first = 1;
+	fold_in_init(&rd.in, nfiles, files);
+	/* the first line, read by the caller: then the input is open */
+	if (fold_in_line(&rd.in, &line, &len)) {
+		rd.first = 0;
+		r->file = rd.in.name;
+		r->lineno = rd.in.lineno;
+		scan_line(r->st, line, len, &sc);
+		line_rec(r->st, &sc, &rc);
+		use_rec(r, &rc);
+		if (!(r->st->flags & FOLD_SAMPLEREP_STRICT) && (nthr == 2 ||
+		    (nthr == 0 && want_thread(&rd.in)))) {
+			rd.in.onerr = in_error;
+			rd.in.onerr_arg = &rd;
+		}
+		if (rd.in.onerr == NULL || !run_threaded(&rd)) {
+			rd.in.onerr = NULL;
+			read_all(&rd);
+		}
+	}
+	if (rd.first)
 		error_at(r, 0, "empty input: not the output of sample");
 	else
 		fold_samplerep_eof(r);
-	if (in.status)
+	if (rd.in.status)
 		r->status = 1;
-	fold_in_free(&in);
+	fold_in_free(&rd.in);
 }
 
 /* ---- output ------------------------------------------------------------ */
