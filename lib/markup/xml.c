@@ -668,6 +668,21 @@ end_tag(struct fold_xml *x)
 	return OK;
 }
 
+/* The element x->name opened: its name kept for its end tag, one deeper. */
+static void
+push_name(struct fold_xml *x)
+{
+	size_t k;
+
+	x->nstart[x->depth] = x->nused;
+	/* 8 bytes at a time: PAD bytes after the name, 16 of slack */
+	fold_grow(&x->names, &x->ncap, x->nused + x->nlen + 16, 1);
+	for (k = 0; k < x->nlen; k += 8)
+		memcpy(x->names + x->nused + k, x->name + k, 8);
+	x->nused += x->nlen;
+	x->depth++;
+}
+
 static int
 start_tag(struct fold_xml *x)
 {
@@ -799,13 +814,7 @@ value:
 		hc_add(x, b + x->pos, x->nlen, x->attrs[0].name,
 		    x->attrs[0].nlen);
 	x->root = 1;
-	x->nstart[x->depth] = x->nused;
-	/* 8 bytes at a time: PAD bytes after the name, 16 of slack */
-	fold_grow(&x->names, &x->ncap, x->nused + x->nlen + 16, 1);
-	for (k = 0; k < x->nlen; k += 8)
-		memcpy(x->names + x->nused + k, x->name + k, 8);
-	x->nused += x->nlen;
-	x->depth++;
+	push_name(x);
 	x->nattrs = na;
 	x->pos = i;
 	x->type = FOLD_XML_START;
@@ -1165,7 +1174,7 @@ int
 fold_xml_start(struct fold_xml *x, const char *tag, size_t n)
 {
 	const char *b = x->buf;
-	size_t i = x->pos, k;
+	size_t i = x->pos;
 
 	if (x->err || x->pend || !x->began || x->depth == 0 ||
 	    x->depth >= FOLD_XML_MAXDEPTH)
@@ -1179,12 +1188,7 @@ fold_xml_start(struct fold_xml *x, const char *tag, size_t n)
 	x->nlen = n - 2;
 	x->nattrs = 0;
 	x->empty = 0;
-	x->nstart[x->depth] = x->nused;
-	fold_grow(&x->names, &x->ncap, x->nused + x->nlen + 16, 1);
-	for (k = 0; k < x->nlen; k += 8)
-		memcpy(x->names + x->nused + k, x->name + k, 8);
-	x->nused += x->nlen;
-	x->depth++;
+	push_name(x);
 	x->pos = i + n;
 	x->type = FOLD_XML_START;
 	return 1;
