@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fold.h"
 #include "xctrace/xctrace.h"
@@ -46,6 +47,7 @@ main(int argc, char **argv)
 {
 	struct fold_xctrace *x;
 	unsigned flags = 0;
+	const char *env;
 	int c;
 
 	fold_init(argv[0]);
@@ -73,6 +75,15 @@ main(int argc, char **argv)
 		default:
 			fold_usage(usage);
 		}
+	}
+	if ((env = getenv("FOLDKIT_XCTRACE_THREADS")) != NULL && *env != '\0') {
+		if (strcmp(env, "1") == 0)
+			flags |= FOLD_XCTRACE_ONE;
+		else if (strcmp(env, "2") == 0)
+			flags |= FOLD_XCTRACE_TWO;
+		else
+			fold_die(2, "FOLDKIT_XCTRACE_THREADS: '%s' is not 1 or 2",
+			    env);
 	}
 	x = fold_xctrace_new(flags);
 	fold_xctrace_run(x, argc - optind, argv + optind);

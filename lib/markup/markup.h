@@ -78,6 +78,9 @@ struct fold_xml {
 
 	/* private */
 	int fd;				/* -1: from memory */
+	int positional;			/* pread() at rdoff (fold_xml_jump) */
+	uint64_t rdoff;
+	uint64_t base;			/* input offset of buf[0] */
 	const char *src;
 	size_t srclen, srcoff, chunk;
 	char *buf;
@@ -152,6 +155,27 @@ int fold_xml_start(struct fold_xml *x, const char *tag, size_t n);
 /* The bytes read and not yet consumed (*n of them, NUL after), valid until
  * the next call: a look ahead (for prefetching), nothing consumed. */
 const char *fold_xml_peek(const struct fold_xml *x, size_t *n);
+/*
+ * Where the reader stands: 1 with *off, the offset in the input of the
+ * next byte unread, when it is between two tokens with nothing pending
+ * (an empty element's END not yet given, an error); else 0.
+ */
+static inline int
+fold_xml_tell(const struct fold_xml *x, uint64_t *off)
+{
+	if (x->err || x->pend)
+		return 0;
+	*off = x->base + x->pos;
+	return 1;
+}
+/*
+ * Go on from offset off of fd, read with pread(2) from now on, as if the
+ * bytes from the place fold_xml_tell() gives to off were not there: the
+ * open elements stay open.  0, or -1 when the reader is not between two
+ * tokens (fold_xml_tell() says 0).  Line numbers are not kept across a
+ * jump.
+ */
+int fold_xml_jump(struct fold_xml *x, int fd, uint64_t off);
 void fold_xml_free(struct fold_xml *x);
 
 /* ---- json.c: JSON (RFC 8259) ------------------------------------------ */

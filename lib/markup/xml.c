@@ -159,6 +159,7 @@ fill(struct fold_xml *x)
 			count_lines(x, x->pos);
 		x->lpos -= x->pos;
 		x->at = x->at > x->pos ? x->at - x->pos : 0;
+		x->base += x->pos;
 		memmove(x->buf, x->buf + x->pos, keep);
 		x->pos = 0;
 		x->end = keep;
@@ -193,7 +194,13 @@ fill(struct fold_xml *x)
 	 * would make a long token cost its length squared.
 	 */
 	while (room > 0) {
-		r = read(x->fd, x->buf + x->end, room);
+		if (x->positional) {
+			r = pread(x->fd, x->buf + x->end, room,
+			    (off_t)x->rdoff);
+			if (r > 0)
+				x->rdoff += (uint64_t)r;
+		} else
+			r = read(x->fd, x->buf + x->end, room);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -1192,6 +1199,21 @@ fold_xml_start(struct fold_xml *x, const char *tag, size_t n)
 	x->pos = i + n;
 	x->type = FOLD_XML_START;
 	return 1;
+}
+
+int
+fold_xml_jump(struct fold_xml *x, int fd, uint64_t off)
+{
+	if (x->err || x->pend)
+		return -1;
+	x->fd = fd;
+	x->positional = 1;
+	x->rdoff = off;
+	x->base = off;
+	x->pos = x->end = x->at = x->lpos = 0;
+	x->eof = 0;
+	memset(x->buf, 0, PAD);
+	return 0;
 }
 
 const char *

@@ -14,7 +14,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +73,9 @@ struct ident {
 #define KAKIND(ka) ((int)((ka) >> 27))
 #define IDNONE 0x7ffffffu		/* NONE, stored */
 #define KAVAL(ka) (((ka) & IDNONE) == IDNONE ? NONE : (ka) & IDNONE)
+/* the second reader's values from the first half: index of the id */
+#define EXTBIT (1u << 26)
+#define XKIND(k) (16 + (k))		/* its kind in the id table */
 #define DENSE_SLACK 65536u
 
 struct ctx {
@@ -150,6 +155,21 @@ struct fold_xctrace_st {
 	uint32_t *touched;
 	size_t ntouched, tcap;
 	uint64_t psent;			/* this input: rows not folded */
+
+	/* the two readers (see split()) */
+	int watch;			/* stopat, jumpto or cancel is set */
+	uint64_t stopat;		/* first: stop there, between rows */
+	uint64_t jumpto;		/* second: go on there after the schema */
+	int fd;				/* second: the input, read by pread */
+	int spec;			/* second: ids not seen are kept */
+	uint64_t jumpat;		/* second: where it jumped */
+	size_t dslack;			/* the id table's room (DENSE_SLACK) */
+	unsigned tick;			/* second: events since cancel read */
+	atomic_int *cancel;		/* second: the first says stop */
+	uint32_t *extid;		/* their ids, kinds, rows counted */
+	unsigned char *extkind;
+	uint64_t *extn;
+	size_t next, extcap;
 };
 
 /* ---- messages ---------------------------------------------------------- */
@@ -243,17 +263,20 @@ hash_put(struct fold_xctrace_st *st, uint64_t id, uint32_t ka)
 	st->nhash++;
 }
 
+static void id_store(struct fold_xctrace_st *st, uint64_t id, uint32_t ka);
+
 static int
 id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
     uint64_t b)
 {
 	uint32_t ka = id_get(st, id);
-	size_t n;
 
-	if (ka != 0)
+	if (ka != 0 && KAKIND(ka) < XKIND(0))
 		return bad(st, "id=\"%llu\" given twice (a <%s>, then a "
 		    "<%s>)", (unsigned long long)id - 1, kname[KAKIND(ka)],
 		    kname[kind]);
+	if (ka != 0)
+		return bad(st, "an id referred to before it");
 	if (numeric(kind)) {
 		/* a thread: its process frame and tid, two in a row */
 		fold_grow(&st->vals, &st->vcap, st->nvals + 2,
@@ -267,9 +290,23 @@ id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
 		a = IDNONE;
 	else if (a >= IDNONE)
 		return bad(st, "more than 2^27 - 1 elements kept");
-	ka = (uint32_t)kind << 27 | a;
+	id_store(st, id, (uint32_t)kind << 27 | a);
+	return 0;
+}
+
+/* id's slot set to ka */
+static void
+id_store(struct fold_xctrace_st *st, uint64_t id, uint32_t ka)
+{
+	size_t n;
+
 	st->nids++;
-	if (id >= st->dcap && id < 8 * (uint64_t)st->nids + DENSE_SLACK) {
+	if (st->dslack == 0)
+		/* the second reader's first id: those before it are the
+		 * first half's, in about as many bytes */
+		st->dslack = DENSE_SLACK + (st->spec ? (id < st->jumpat / 4 ?
+		    id : st->jumpat / 4) : 0);
+	if (id >= st->dcap && id < 8 * (uint64_t)st->nids + st->dslack) {
 		for (n = st->dcap ? st->dcap : DENSE_SLACK; n <= id; n *= 2)
 			;
 		st->dense = xrealloc(st->dense, n * sizeof(*st->dense));
@@ -281,7 +318,6 @@ id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
 		st->dense[id] = ka;
 	else
 		hash_put(st, id, ka);
-	return 0;
 }
 
 static void
@@ -291,8 +327,51 @@ id_reset(struct fold_xctrace_st *st)
 	free(st->dense);
 	st->ids = NULL;
 	st->dense = NULL;
-	st->idmask = st->dcap = st->nhash = st->nids = 0;
+	st->idmask = st->dcap = st->nhash = st->nids = st->dslack = 0;
 	st->nvals = 0;
+}
+
+/*
+ * The second reader's ref to an id it has not seen: kept, to be looked up
+ * in the first half's ids when the halves meet, and a value standing for
+ * it (EXTBIT | its index).  Only elements whose value goes into a stack
+ * or a row's count as it is: anything else, and the second reader gives
+ * up.
+ */
+static int
+ext_ref(struct fold_xctrace_st *st, int k, uint64_t id, uint32_t *e)
+{
+	size_t n;
+	uint32_t x;
+
+	if (k != K_BT && k != K_TBT && k != K_FRAME && k != K_BINARY)
+		return bad(st, "a ref to an earlier <%s>", kname[k]);
+	if (st->next + 1 >= EXTBIT)
+		return bad(st, "too many refs to the first half");
+	if (st->next == st->extcap) {
+		n = st->extcap;
+		fold_grow(&st->extid, &n, st->next + 1, sizeof(*st->extid));
+		n = st->extcap;
+		fold_grow(&st->extkind, &n, st->next + 1, 1);
+		n = st->extcap;
+		fold_grow(&st->extn, &n, st->next + 1, sizeof(*st->extn));
+		st->extcap = n;
+	}
+	x = (uint32_t)st->next++;
+	st->extid[x] = (uint32_t)id;
+	st->extkind[x] = (unsigned char)k;
+	st->extn[x] = 0;
+	/* in the id table, as the kind XKIND(k): a second ref finds it */
+	id_store(st, id, (uint32_t)XKIND(k) << 27 | EXTBIT | x);
+	*e = (uint32_t)k << 27 | EXTBIT | x;
+	return 0;
+}
+
+/* a value of the first half, in the second reader */
+static inline int
+isext(const struct fold_xctrace_st *st, uint32_t v)
+{
+	return st->spec && v != NONE && (v & EXTBIT);
 }
 
 static int
@@ -458,6 +537,9 @@ thread_frame(struct fold_xctrace_st *st, uint32_t proc, uint64_t tid)
 	return fold_intern(&st->frames, o, n, NULL);
 }
 
+static int tally(struct fold_xctrace_st *st, uint32_t key, uint64_t n,
+    uint64_t w);
+
 static int
 count_row(struct fold_xctrace_st *st)
 {
@@ -466,6 +548,10 @@ count_row(struct fold_xctrace_st *st)
 
 	if (st->rstack == NONE) {
 		st->psent++;
+		return 0;
+	}
+	if (isext(st, st->rstack)) {
+		st->extn[st->rstack & ~EXTBIT]++;
 		return 0;
 	}
 	if (st->flags & FOLD_XCTRACE_WEIGHT) {
@@ -484,6 +570,13 @@ count_row(struct fold_xctrace_st *st)
 		key = fold_intern(&st->keys, (const char *)kb, sizeof(kb),
 		    NULL);
 	}
+	return tally(st, key, 1, w);
+}
+
+/* n rows of weight w added to key */
+static int
+tally(struct fold_xctrace_st *st, uint32_t key, uint64_t n, uint64_t w)
+{
 	if (key >= st->pcap) {
 		size_t c = st->pcap;
 		fold_grow(&st->pn, &c, (size_t)key + 1, sizeof(*st->pn));
@@ -496,10 +589,10 @@ count_row(struct fold_xctrace_st *st)
 		    sizeof(*st->touched));
 		st->touched[st->ntouched++] = key;
 	}
-	if (st->pw[key] > UINT64_MAX - w)
+	if (st->pw[key] > UINT64_MAX - w || st->pn[key] > UINT64_MAX - n)
 		return bad(st, "sum of weights larger than "
 		    "18446744073709551615");
-	st->pn[key]++;
+	st->pn[key] += n;
 	st->pw[key] += w;
 	return 0;
 }
@@ -779,6 +872,14 @@ ref_slot(struct fold_xctrace_st *st, int k, const char *v, size_t vn,
 	if (parse_id(st, "ref", v, vn, &ref) < 0)
 		return -1;
 	*e = id_get(st, ref);
+	if (*e == 0 && st->spec)
+		return ext_ref(st, k, ref, e);
+	if (KAKIND(*e) != k && KAKIND(*e) == XKIND(k)) {
+		*e = (uint32_t)k << 27 | (*e & IDNONE);
+		return 0;
+	}
+	if (KAKIND(*e) >= XKIND(0))
+		return bad(st, "two kinds");
 	if (*e == 0)
 		return bad(st, "<%.*s ref=\"%llu\">: no element with that id "
 		    "before it", (int)x->nlen, x->name,
@@ -868,6 +969,9 @@ fast(struct fold_xctrace_st *st)
 		if (ref_slot(st, K_BINARY, v, vn, &e) < 0)
 			return -1;
 		if (KAVAL(e) != NONE && !c->set) {
+			if (isext(st, KAVAL(e)))
+				return bad(st, "a frame named by an earlier "
+				    "binary");
 			c->a = KAVAL(e);
 			c->set = 1;
 		}
@@ -1094,6 +1198,9 @@ on_end(struct fold_xctrace_st *st)
 		if (!isref && c->id && id_put(st, c->id, K_BINARY, c->a, 0) < 0)
 			return -1;
 		if (c->a != NONE && up->kind == K_FRAME && !up->set) {
+			if (isext(st, c->a))
+				return bad(st, "a frame named by an earlier "
+				    "binary");
 			up->a = c->a;
 			up->set = 1;
 		}
@@ -1183,13 +1290,9 @@ up:
 
 /* ---- inputs ------------------------------------------------------------ */
 
-struct fold_xctrace *
-fold_xctrace_new(unsigned flags)
+static void
+st_init(struct fold_xctrace_st *st, unsigned flags)
 {
-	struct fold_xctrace *x = xcalloc(1, sizeof(*x));
-	struct fold_xctrace_st *st = xcalloc(1, sizeof(*st));
-
-	x->st = st;
 	st->flags = flags;
 	fold_intern_init(&st->raw);
 	fold_intern_init(&st->frames);
@@ -1198,7 +1301,322 @@ fold_xctrace_new(unsigned flags)
 	(void)fold_xml_head(&st->hframe, "<frame ref=\"");
 	(void)fold_xml_head(&st->hbinary, "<binary ref=\"");
 	(void)fold_xml_head(&st->hbt, "<backtrace ref=\"");
+}
+
+static void
+st_free(struct fold_xctrace_st *st)
+{
+	free(st->ids);
+	free(st->dense);
+	free(st->vals);
+	free(st->bt);
+	fold_intern_free(&st->raw);
+	free(st->raw2f);
+	fold_intern_free(&st->frames);
+	fold_intern_free(&st->stacks);
+	fold_intern_free(&st->keys);
+	free(st->nb);
+	free(st->n);
+	free(st->w);
+	free(st->pn);
+	free(st->pw);
+	free(st->touched);
+	free(st->extid);
+	free(st->extkind);
+	free(st->extn);
+	free(st);
+}
+
+struct fold_xctrace *
+fold_xctrace_new(unsigned flags)
+{
+	struct fold_xctrace *x = xcalloc(1, sizeof(*x));
+
+	x->st = xcalloc(1, sizeof(*x->st));
+	st_init(x->st, flags);
 	return x;
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+enum { P_END, P_STOP, P_PASSED };
+
+/*
+ * The two readers' checks before each event: the first stops at stopat,
+ * the second jumps to jumpto once it has read the schema, or stops when
+ * told to.  0: read on; P_STOP, P_PASSED; -1: the second gives up.
+ */
+static int
+watch(struct fold_xctrace_st *st)
+{
+	struct fold_xml *x = &st->xml;
+	uint64_t off;
+	int between;
+
+	if (st->spec && (++st->tick & 1023) == 0 &&
+	    atomic_load_explicit(st->cancel, memory_order_relaxed))
+		return bad(st, "told to stop");
+	if (!fold_xml_tell(x, &off))
+		return 0;
+	between = !st->skip && x->depth == 2 && st->cx[2].kind == K_NODE &&
+	    st->nodes == 1;
+	if (st->spec) {
+		if (st->jumpto == 0)
+			return 0;
+		if (st->rows || st->nodes > 1)
+			return bad(st, "no schema before the first row");
+		if (between && st->schema) {
+			if (fold_xml_jump(x, st->fd, st->jumpto) < 0)
+				return bad(st, "cannot jump");
+			st->rows = 1;	/* as the first reader will be */
+			st->jumpat = st->jumpto;
+			st->jumpto = 0;
+		}
+		return 0;
+	}
+	if (off < st->stopat)
+		return 0;
+	if (off == st->stopat && between && st->rows)
+		return P_STOP;
+	return off > st->stopat ? P_PASSED : 0;
+}
+
+/* Events to the end of the input (P_END), or an error (-1, why set), or
+ * where watch() says. */
+static int
+pump(struct fold_xctrace_st *st)
+{
+	struct fold_xml *x = &st->xml;
+	int t, f;
+
+	for (;;) {
+		if (st->watch && (f = watch(st)) != 0)
+			return f;
+		if (!st->skip && (f = fast(st)) != 0) {
+			if (f < 0)
+				return -1;
+			continue;
+		}
+		t = fold_xml_next(x);
+		if (t == FOLD_XML_START) {
+			if (st->skip)
+				continue;
+			if (on_start(st) < 0)
+				return -1;
+		} else if (t == FOLD_XML_END) {
+			if (st->skip) {
+				if (x->depth + 1 == st->skip)
+					st->skip = 0;
+				continue;
+			}
+			if (on_end(st) < 0)
+				return -1;
+		} else if (t == FOLD_XML_TEXT) {
+			if (!st->skip)
+				on_text(st);
+		} else if (t == FOLD_XML_EOF) {
+			return P_END;
+		} else {
+			snprintf(st->why, sizeof(st->why), "%s", x->why);
+			return -1;
+		}
+	}
+}
+
+/*
+ * Two readers.  A large export is read by two threads: the first reads
+ * from the start, the second reads the schema, then jumps to a row
+ * boundary near the middle (split()) and reads to the end, with tables of
+ * its own.  A ref to an id it has not seen stands for an element of the
+ * first half, and is looked up there when the halves meet (merge()).
+ * The second half is a guess that the first reader checks: it must stop
+ * exactly at that boundary, between two rows of the first table, and
+ * every id the second one referred to must be there, of the same kind,
+ * and none it gave; anything else (an error, a second table before the
+ * boundary, an element the second reader does not take) and the first
+ * reader reads on alone, as it would have, to the same output and
+ * messages.  Only counts of rows (no --weight, --pid, --tid).
+ */
+#define SPLIT_MIN (4u << 20)	/* smaller inputs: one reader */
+#define SPLIT_WINDOW 65536	/* where a row boundary is looked for */
+
+struct second {
+	struct fold_xctrace_st *st;
+	pthread_t thr;
+	atomic_int cancel;
+	int r;			/* its pump(): P_END is a whole half */
+};
+
+static void *
+second_run(void *arg)
+{
+	struct second *b = arg;
+
+	b->r = pump(b->st);
+	return NULL;
+}
+
+/* The end of a "</row>" followed by blanks and "<row>" in the window
+ * from off, or 0. */
+static uint64_t
+row_boundary(int fd, uint64_t off)
+{
+	char *w = xmalloc(SPLIT_WINDOW);
+	ssize_t n = pread(fd, w, SPLIT_WINDOW, (off_t)off);
+	uint64_t at = 0;
+	char *p = w, *e;
+	size_t i;
+
+	e = n > 0 ? w + n : w;
+	while (e - p >= 11 && (p = memchr(p, '<', (size_t)(e - p))) != NULL) {
+		if (e - p < 11)
+			break;
+		if (memcmp(p, "</row>", 6) == 0) {
+			for (i = 6; p + i < e && (p[i] == '\n' ||
+			    p[i] == ' ' || p[i] == '\t' || p[i] == '\r'); i++)
+				;
+			if (e - (p + i) >= 5 && memcmp(p + i, "<row>", 5) == 0) {
+				at = off + (uint64_t)(p + 6 - w);
+				break;
+			}
+		}
+		p++;
+	}
+	free(w);
+	return at;
+}
+
+/* The second reader, started on fd, or NULL (one reader). */
+static struct second *
+split(struct fold_xctrace_st *st, int fd)
+{
+	struct second *b;
+	struct stat sb;
+	off_t start;
+	uint64_t mid;
+	unsigned fl = st->flags;
+
+	if ((fl & (FOLD_XCTRACE_WEIGHT | FOLD_XCTRACE_PID |
+	    FOLD_XCTRACE_TID | FOLD_XCTRACE_ONE)) ||
+	    fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+	    (start = lseek(fd, 0, SEEK_CUR)) < 0 || sb.st_size <= start)
+		return NULL;
+	if (!(fl & FOLD_XCTRACE_TWO) &&
+	    ((uint64_t)(sb.st_size - start) < SPLIT_MIN ||
+	    sysconf(_SC_NPROCESSORS_ONLN) < 2))
+		return NULL;
+	mid = row_boundary(fd, (uint64_t)start +
+	    (uint64_t)(sb.st_size - start) / 2);
+	if (mid == 0)
+		return NULL;
+	b = xcalloc(1, sizeof(*b));
+	b->st = xcalloc(1, sizeof(*b->st));
+	st_init(b->st, fl | FOLD_XCTRACE_QUIET);
+	b->st->name = st->name;
+	b->st->spec = 1;
+	b->st->fd = fd;
+	b->st->watch = 1;
+	b->st->jumpto = mid;
+	b->st->cancel = &b->cancel;
+	atomic_init(&b->cancel, 0);
+	fold_xml_init(&b->st->xml, -1, NULL, 0, 0);
+	(void)fold_xml_jump(&b->st->xml, fd, (uint64_t)start);
+	if (pthread_create(&b->thr, NULL, second_run, b) != 0) {
+		fold_xml_free(&b->st->xml);
+		st_free(b->st);
+		free(b);
+		return NULL;
+	}
+	st->watch = 1;
+	st->stopat = mid - (uint64_t)start;
+	return b;
+}
+
+/* The second half's sums into the first's: 0 (a sum too large leaves why
+ * set), or -1 when the halves do not fit together (nothing changed). */
+static int
+merge(struct fold_xctrace_st *a, struct fold_xctrace_st *b)
+{
+	size_t nf = fold_intern_count(&b->frames), i, j, m;
+	uint32_t *extv, *f2a, *seq = NULL, e, v, key;
+	size_t seqcap = 0;
+	struct fold_str t;
+	int r = 0;
+
+	if (nf >= EXTBIT || fold_intern_count(&b->stacks) >= EXTBIT)
+		return -1;
+	/* the ids the second half gave: none of them the first's */
+	for (i = 0; i < b->dcap; i++)
+		if (b->dense[i] != 0 && KAKIND(b->dense[i]) < XKIND(0) &&
+		    id_get(a, i) != 0)
+			return -1;
+	for (i = 0; b->ids != NULL && i <= b->idmask; i++)
+		if (b->ids[i].ka != 0 && KAKIND(b->ids[i].ka) < XKIND(0) &&
+		    id_get(a, b->ids[i].id) != 0)
+			return -1;
+	/* those it referred to: the first's, of the same kind */
+	extv = xmalloc((b->next + 1) * sizeof(*extv));
+	for (i = 0; i < b->next; i++) {
+		e = id_get(a, b->extid[i]);
+		if (e == 0 || KAKIND(e) != b->extkind[i]) {
+			free(extv);
+			return -1;
+		}
+		extv[i] = KAVAL(e);
+	}
+	f2a = xmalloc((nf + 1) * sizeof(*f2a));
+	for (i = 0; i < nf; i++) {
+		t = fold_intern_str(&b->frames, (uint32_t)i);
+		f2a[i] = fold_intern(&a->frames, t.s, t.len, NULL);
+	}
+	for (i = 0; i < b->ntouched && r == 0; i++) {
+		key = b->touched[i];
+		t = fold_intern_str(&b->stacks, key);
+		m = t.len / sizeof(*seq);
+		fold_grow(&seq, &seqcap, m + 1, sizeof(*seq));
+		for (j = 0; j < m; j++) {
+			memcpy(&v, t.s + j * sizeof(v), sizeof(v));
+			seq[j] = (v & EXTBIT) ? extv[v & ~EXTBIT] : f2a[v];
+		}
+		key = fold_intern(&a->stacks, (const char *)seq,
+		    m * sizeof(*seq), NULL);
+		r = tally(a, key, b->pn[b->touched[i]], b->pw[b->touched[i]]);
+	}
+	for (i = 0; i < b->next && r == 0; i++) {
+		if (b->extn[i] == 0)
+			continue;
+		if (extv[i] == NONE)
+			a->psent += b->extn[i];
+		else
+			r = tally(a, extv[i], b->extn[i], b->extn[i]);
+	}
+	a->psent += b->psent;
+	a->nodes += b->nodes - 1;
+	a->nframes += b->nframes;
+	a->named |= b->named;
+	free(seq);
+	free(f2a);
+	free(extv);
+	(void)r;
+	return 0;
+}
+
+/* Wait for the second reader; its half merged (1) or not (0). */
+static int
+second_end(struct fold_xctrace_st *st, struct second *b, int stopped)
+{
+	int used = 0;
+
+	if (!stopped)
+		atomic_store(&b->cancel, 1);
+	pthread_join(b->thr, NULL);
+	if (stopped && b->r == P_END && b->st->why[0] == '\0')
+		used = merge(st, b->st) == 0;
+	fold_xml_free(&b->st->xml);
+	st_free(b->st);
+	free(b);
+	st->watch = 0;
+	return used;
 }
 
 int
@@ -1207,7 +1625,8 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 {
 	struct fold_xctrace_st *st = xc->st;
 	struct fold_xml *x = &st->xml;
-	int t, r = 0, f, refused = 0;
+	struct second *b = NULL;
+	int r = 0, f, refused = 0;
 	unsigned long long line = 0;
 
 	st->name = name;
@@ -1220,36 +1639,16 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 	st->nbt = 0;
 	id_reset(st);
 	fold_xml_init(x, fd, data, n, chunk);
-	for (;;) {
-		if (!st->skip && (f = fast(st)) != 0) {
-			if (f < 0)
-				break;
-			continue;
-		}
-		t = fold_xml_next(x);
-		if (t == FOLD_XML_START) {
-			if (st->skip)
-				continue;
-			if (on_start(st) < 0)
-				break;
-		} else if (t == FOLD_XML_END) {
-			if (st->skip) {
-				if (x->depth + 1 == st->skip)
-					st->skip = 0;
-				continue;
-			}
-			if (on_end(st) < 0)
-				break;
-		} else if (t == FOLD_XML_TEXT) {
-			if (!st->skip)
-				on_text(st);
-		} else if (t == FOLD_XML_EOF) {
-			break;
-		} else {
-			snprintf(st->why, sizeof(st->why), "%s", x->why);
-			break;
-		}
+	if (data == NULL && fd >= 0)
+		b = split(st, fd);
+	f = pump(st);
+	if (b != NULL) {
+		if (second_end(st, b, f == P_STOP))
+			f = P_END;
+		else if (f == P_STOP || f == P_PASSED)
+			f = pump(st);
 	}
+	(void)f;
 	if (st->why[0] != '\0') {
 		line = fold_xml_line(x);
 		r = -1;
@@ -1407,16 +1806,6 @@ frame_ranks(struct fold_xctrace_st *st)
 	return rank;
 }
 
-static void
-put_rank(char **o, size_t *cap, size_t *n, uint32_t r)
-{
-	fold_grow(o, cap, *n + 4, 1);
-	(*o)[(*n)++] = (char)(r >> 24);
-	(*o)[(*n)++] = (char)(r >> 16);
-	(*o)[(*n)++] = (char)(r >> 8);
-	(*o)[(*n)++] = (char)r;
-}
-
 /* The key of a line (stack id, or keys' id): its root frame (NONE: none)
  * and stack. */
 static void
@@ -1437,70 +1826,139 @@ key_of(const struct fold_xctrace_st *st, size_t k, uint32_t *root,
 	}
 }
 
+/* One line: its frames' texts (each with ';' after it in tx), the
+ * count. */
+static void
+put_line(const struct fold_xctrace_st *st, const char *tx,
+    const size_t *to, uint32_t root, uint32_t sid, uint64_t v)
+{
+	struct fold_str s = fold_intern_str(&st->stacks, sid);
+	size_t nfr = s.len / sizeof(uint32_t), i, j, k, n = 24 + 16;
+	uint32_t fr;
+	char *o, *p;
+
+	if (root != NONE)
+		n += to[root + 1] - to[root];
+	for (i = 0; i < nfr; i++) {
+		memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
+		n += to[fr + 1] - to[fr];
+	}
+	if ((o = p = fo_room(n)) == NULL) {
+		/* longer than the buffer: piece by piece */
+		if (root != NONE)
+			fo_write(tx + to[root], to[root + 1] - to[root]);
+		for (i = 0; i < nfr; i++) {
+			memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
+			fo_write(tx + to[fr], to[fr + 1] - to[fr] -
+			    (i + 1 == nfr));
+		}
+		fo_putc(' ');
+		fo_u64(v);
+		fo_putc('\n');
+		return;
+	}
+	/* 16 bytes at a time: the room has 16 to spare, tx 16 after it */
+	for (i = root != NONE ? 0 : 1; i <= nfr; i++) {
+		if (i == 0)
+			fr = root;
+		else
+			memcpy(&fr, s.s + (i - 1) * sizeof(fr), sizeof(fr));
+		k = to[fr + 1] - to[fr];
+		for (j = 0; j < k; j += 16)
+			memcpy(p + j, tx + to[fr] + j, 16);
+		p += k;
+	}
+	p[-1] = ' ';		/* the last frame's ';' */
+	p += fold_fmt_u64(p, v);
+	*p++ = '\n';
+	fo_wrote(p);
+}
+
+/* The lines in the order of ids. */
+static void
+put_lines(const struct fold_xctrace_st *st, const uint32_t *ids,
+    const uint32_t *kid, const uint64_t *sums, size_t m)
+{
+	size_t nf = fold_intern_count(&st->frames), i, *to;
+	uint32_t root, sid;
+	char *tx;
+
+	to = xmalloc((nf + 1) * sizeof(*to));
+	for (i = 0, to[0] = 0; i < nf; i++)
+		to[i + 1] = to[i] + fold_intern_str(&st->frames,
+		    (uint32_t)i).len + 1;
+	tx = xmalloc(to[nf] + 16);
+	for (i = 0; i < nf; i++)
+		memcpy(tx + to[i], fold_intern_str(&st->frames, (uint32_t)i).s,
+		    to[i + 1] - to[i] - 1);
+	for (i = 0; i < nf; i++)
+		tx[to[i + 1] - 1] = ';';
+	memset(tx + to[nf], 0, 16);
+	for (i = 0; i < m; i++) {
+		key_of(st, kid[ids[i]], &root, &sid);
+		put_line(st, tx, to, root, sid, sums[ids[i]]);
+	}
+	free(tx);
+	free(to);
+}
+
+/* rank r at p, big-endian */
+static inline void
+put_rank(unsigned char *p, uint32_t r)
+{
+	p[0] = (unsigned char)(r >> 24);
+	p[1] = (unsigned char)(r >> 16);
+	p[2] = (unsigned char)(r >> 8);
+	p[3] = (unsigned char)r;
+}
+
 void
 fold_xctrace_print(struct fold_xctrace *xc)
 {
 	struct fold_xctrace_st *st = xc->st;
-	struct fold_str *keys = NULL, s, f;
+	struct fold_str *keys, s;
 	uint64_t *sums, v;
-	size_t k, i, nfr, m = 0, nkeys = st->ncap, kcap = 0, rcap = 0, rn = 0;
+	size_t k, i, nfr, m = 0, nkeys = st->ncap, rn = 0;
 	uint32_t *ids, *rank, *kid, root, sid, fr;
-	char *rb = NULL;
+	unsigned char *rb, *p;
+	int weight = (st->flags & FOLD_XCTRACE_WEIGHT) != 0;
 
 	rank = frame_ranks(st);
+	/* the keys counted, and the room for their strings of ranks */
+	kid = xmalloc((nkeys + 1) * sizeof(*kid));
 	for (k = 0; k < nkeys; k++) {
-		v = (st->flags & FOLD_XCTRACE_WEIGHT) ? st->w[k] : st->n[k];
+		v = weight ? st->w[k] : st->n[k];
 		if (v == 0)
 			continue;
-		fold_grow(&keys, &kcap, m + 1, sizeof(*keys));
-		keys[m].s = (const char *)(uintptr_t)rn;	/* an offset */
 		key_of(st, k, &root, &sid);
+		rn += fold_intern_str(&st->stacks, sid).len +
+		    (root != NONE ? 4 : 0);
+		kid[m++] = (uint32_t)k;
+	}
+	rb = p = xmalloc(rn + 1);
+	keys = xmalloc((m + 1) * sizeof(*keys));
+	sums = xmalloc((m + 1) * sizeof(*sums));
+	ids = xmalloc((m + 1) * sizeof(*ids));
+	for (k = 0; k < m; k++) {
+		key_of(st, kid[k], &root, &sid);
 		s = fold_intern_str(&st->stacks, sid);
 		nfr = s.len / sizeof(uint32_t);
-		if (root != NONE)
-			put_rank(&rb, &rcap, &rn, rank[2 * root + 1]);
-		for (i = 0; i < nfr; i++) {
-			memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
-			put_rank(&rb, &rcap, &rn, rank[2 * fr + (i + 1 < nfr)]);
+		keys[k].s = (const char *)p;
+		if (root != NONE) {
+			put_rank(p, rank[2 * root + 1]);
+			p += 4;
 		}
-		keys[m].len = rn - (size_t)(uintptr_t)keys[m].s;
-		m++;
+		for (i = 0; i < nfr; i++, p += 4) {
+			memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
+			put_rank(p, rank[2 * fr + (i + 1 < nfr)]);
+		}
+		keys[k].len = (size_t)(p - (const unsigned char *)keys[k].s);
+		sums[k] = weight ? st->w[kid[k]] : st->n[kid[k]];
+		ids[k] = (uint32_t)k;
 	}
 	free(rank);
-	sums = xmalloc((m + 1) * sizeof(*sums));
-	kid = xmalloc((m + 1) * sizeof(*kid));
-	ids = xmalloc((m + 1) * sizeof(*ids));
-	for (k = 0, m = 0; k < nkeys; k++) {
-		v = (st->flags & FOLD_XCTRACE_WEIGHT) ? st->w[k] : st->n[k];
-		if (v == 0)
-			continue;
-		keys[m].s = rb + (size_t)(uintptr_t)keys[m].s;
-		sums[m] = v;
-		kid[m] = (uint32_t)k;
-		ids[m] = (uint32_t)m;
-		m++;
-	}
 	fold_sort_strs(ids, m, keys);
-	for (k = 0; k < m; k++) {
-		key_of(st, kid[ids[k]], &root, &sid);
-		if (root != NONE) {
-			f = fold_intern_str(&st->frames, root);
-			fo_write(f.s, f.len);
-			fo_putc(';');
-		}
-		s = fold_intern_str(&st->stacks, sid);
-		nfr = s.len / sizeof(uint32_t);
-		for (i = 0; i < nfr; i++) {
-			memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
-			f = fold_intern_str(&st->frames, fr);
-			if (i > 0)
-				fo_putc(';');
-			fo_write(f.s, f.len);
-		}
-		fo_putc(' ');
-		fo_u64(sums[ids[k]]);
-		fo_putc('\n');
-	}
+	put_lines(st, ids, kid, sums, m);
 	free(ids);
 	free(kid);
 	free(sums);
@@ -1511,25 +1969,9 @@ fold_xctrace_print(struct fold_xctrace *xc)
 int
 fold_xctrace_end(struct fold_xctrace *xc)
 {
-	struct fold_xctrace_st *st = xc->st;
 	int status = xc->status;
 
-	free(st->ids);
-	free(st->dense);
-	free(st->vals);
-	free(st->bt);
-	fold_intern_free(&st->raw);
-	free(st->raw2f);
-	fold_intern_free(&st->frames);
-	fold_intern_free(&st->stacks);
-	fold_intern_free(&st->keys);
-	free(st->nb);
-	free(st->n);
-	free(st->w);
-	free(st->pn);
-	free(st->pw);
-	free(st->touched);
-	free(st);
+	st_free(xc->st);
 	free(xc);
 	return status;
 }

@@ -62,7 +62,10 @@ enum {
 	FOLD_XCTRACE_DEMANGLE = 1 << 1,	/* demangle C++ and Rust names */
 	FOLD_XCTRACE_PID = 1 << 2,	/* PROCESS-PID root frames */
 	FOLD_XCTRACE_TID = 1 << 3,	/* PROCESS-PID/TID root frames */
-	FOLD_XCTRACE_QUIET = 1 << 4	/* no warnings */
+	FOLD_XCTRACE_QUIET = 1 << 4,	/* no warnings */
+	FOLD_XCTRACE_ONE = 1 << 5,	/* one reader, whatever the input */
+	FOLD_XCTRACE_TWO = 1 << 6	/* two readers where they can be,
+					   whatever its size */
 };
 struct fold_xctrace_st;
 struct fold_xctrace {
