@@ -196,6 +196,135 @@ leafsums() {
 	[ "$(awk '{ s += $NF } END { print s }' <<< "$output")" -eq 198 ]
 }
 
+# both FILE [ARGS...]: one reader and two (FOLDKIT_XCTRACE_THREADS=1, =2)
+# give the same output, messages and status.
+both() {
+	local s1=0 s2=0
+	FOLDKIT_XCTRACE_THREADS=1 sc "$@" > "$T/one.out" 2> "$T/one.err" || s1=$?
+	FOLDKIT_XCTRACE_THREADS=2 sc "$@" > "$T/two.out" 2> "$T/two.err" || s2=$?
+	[ "$s1" -eq "$s2" ] || fail "$*: status $s1, two readers $s2"
+	cmp -s "$T/one.out" "$T/two.out" || fail "$*: the output differs"
+	cmp -s "$T/one.err" "$T/two.err" ||
+		fail "$*: messages: $(cat "$T/one.err") / $(cat "$T/two.err")"
+}
+
+# halves FILE: with two readers, the first read() no more than 3/4 of FILE
+# (it stopped at the row boundary near the middle and took the second
+# half from the other thread); with one, all of it.
+halves() {
+	command -v strace > /dev/null || skip "strace is not installed"
+	[ -z "${FOLDKIT_SAN:-}" ] || skip "strace and the sanitizers do not mix"
+	local n r
+	n=$(wc -c < "$1")
+	FOLDKIT_XCTRACE_THREADS=2 strace -f -e trace=read -o "$T/tr" \
+	    "$BIN/stackcollapse-xctrace" -q "$1" > /dev/null
+	r=$(grep -v 'ELF' "$T/tr" | awk -F'= ' '/read/ { s += $NF } END { print s + 0 }')
+	[ "$r" -gt 0 ] && [ "$r" -le $((n * 3 / 4)) ] || fail "the first reader read $r of $n bytes"
+	FOLDKIT_XCTRACE_THREADS=1 strace -f -e trace=read -o "$T/tr" \
+	    "$BIN/stackcollapse-xctrace" -q "$1" > /dev/null
+	r=$(grep -v 'ELF' "$T/tr" | awk -F'= ' '/read/ { s += $NF } END { print s + 0 }')
+	[ "$r" -eq "$n" ] || fail "one reader read $r of $n bytes"
+}
+
+@test "two readers: an export of 4 MB or more is read by two threads, to the bytes and messages of one" {
+	local s
+	for s in time-profile cpu-profile counters-profile; do
+		"$TESTBIN/xctracegen" 15000 $s > "$T/g.xml"
+		[ "$(wc -c < "$T/g.xml")" -gt 4194304 ]
+		both "$T/g.xml"
+		both -q --demangle "$T/g.xml"
+		both --weight "$T/g.xml"
+		both --tid "$T/g.xml"
+		# unset: two readers at this size, the same
+		sc "$T/g.xml" > "$T/dflt.out" 2> "$T/dflt.err"
+		FOLDKIT_XCTRACE_THREADS=1 sc "$T/g.xml" > "$T/one.out" 2> "$T/one.err"
+		cmp "$T/one.out" "$T/dflt.out"
+		cmp "$T/one.err" "$T/dflt.err"
+		# two files, and the same file twice: summed
+		both "$T/g.xml" "$D/nodes.xml" "$T/g.xml"
+	done
+	halves "$T/g.xml"
+}
+
+@test "two readers: every fixture and shared export, forced, gives what one reader gives" {
+	local f
+	for f in "$D"/*.xml "$C"/*.xml; do
+		[ -f "$f" ] || continue
+		both "$f"
+		both --weight --tid "$f"
+	done
+}
+
+@test "two readers: where the halves do not fit together, the first reads on alone, to the same output and messages" {
+	local n h q fid
+	"$TESTBIN/xctracegen" 3000 > "$T/g.xml"
+	n=$(wc -l < "$T/g.xml")
+	h=$((n / 2))
+	q=$((n * 3 / 4))
+	fid=$(grep -o '<frame id="[0-9]*"' "$T/g.xml" | head -1 | tr -dc 0-9)
+	both "$T/g.xml"
+	halves "$T/g.xml"
+	local base=$(sed -n 's/.*: \([0-9]*\) rows* without a backtrace.*/\1/p' "$T/two.err")
+	# e: awk program on the line at or after L (the first it changes)
+	mut() {
+		awk -v L="$1" "$2" "$T/g.xml" > "$T/m.xml"
+		both "$T/m.xml"
+	}
+	# a ref to nothing, in the second half, then in the first
+	mut $q 'NR >= L && !d && sub(/<frame ref="[0-9]+"/, "<frame ref=\"99999999\"") { d = 1 } 1'
+	grep -q 'no element with that id before it' "$T/two.err"
+	mut $((n / 4)) 'NR >= L && !d && sub(/<frame ref="[0-9]+"/, "<frame ref=\"99999999\"") { d = 1 } 1'
+	# an id of the first half given again in the second
+	mut $q 'NR >= L && !d && sub(/<frame id="[0-9]+"/, "<frame id=\"'"$fid"'\"") { d = 1 } 1'
+	grep -q 'given twice' "$T/two.err"
+	# a backtrace ref to a frame of the first half
+	mut $q 'NR >= L && !d && sub(/<backtrace ref="[0-9]+"/, "<backtrace ref=\"'"$fid"'\"") { d = 1 } 1'
+	grep -q 'that id is a <frame>' "$T/two.err"
+	# a frame of the second half named by a binary of the first
+	mut $q 'NR >= L && !d && /<frame id="[0-9]+" name="[^"]*" addr="[^"]*"><binary ref=/ {
+		sub(/<frame id="[0-9]+" name="[^"]*"/, "&X"); sub(/ name="[^"]*"X/, ""); d = 1 } 1'
+	grep -q '\[lib[0-9]*\.dylib\]' "$T/two.out"
+	# an empty backtrace in the first half, counted by rows of the second
+	mut $((n / 4)) '!d && NR >= L && /<backtrace/ { r = $0; d = 1
+		sub(/<backtrace (ref|id)=.*<\/row>/, "<backtrace id=\"4000000000\"></backtrace></row>", r); print r }
+		d && NR % 7 == 0 { sub(/<backtrace ref="[0-9]+"\/>/, "<backtrace ref=\"4000000000\"/>") } 1'
+	local more=$(sed -n 's/.*: \([0-9]*\) rows* without a backtrace.*/\1/p' "$T/two.err")
+	[ "$more" -gt "$base" ] || fail "rows without a backtrace: $base, then $more"
+	halves "$T/m.xml"
+	# tagged backtraces of the second half around backtraces of the first
+	mut $q 'd && NR % 5 == 0 { sub(/<backtrace ref="[0-9]+"\/>/, "<tagged-backtrace ref=\"4000000002\"/>") }
+		!d && NR >= L && sub(/<backtrace ref="[0-9]+"\/>/, "<tagged-backtrace id=\"4000000002\">&</tagged-backtrace>") { d = 1 } 1'
+	halves "$T/m.xml"
+	# a second schema in the table, in the second half
+	mut $q 'NR == 3 { s = $0; sub(/<\/schema>.*/, "</schema>", s); sub(/^<node[^>]*>/, "", s) }
+		NR == L { print s } 1'
+	grep -q 'a second <schema> in a table' "$T/two.err"
+	# the row boundary near the middle inside a comment
+	{ head -n $h "$T/g.xml"; printf '<!-- '; yes '</row> <row>' | head -c 3000000; printf ' -->\n'
+	  tail -n +$((h + 1)) "$T/g.xml"; } > "$T/m.xml"
+	both "$T/m.xml"
+	# the middle in a second table, after a small first one
+	awk 'NR == 3 { s = $0; sub(/<\/schema>.*/, "</schema>", s)
+		print s "<row><sample-time>1</sample-time><thread/><process/><core/><thread-state/><weight>1</weight>" \
+		    "<backtrace id=\"4000000003\"><frame id=\"4000000004\" name=\"first table\"/></backtrace></row></node>" } 1' \
+	    "$T/g.xml" > "$T/m.xml"
+	both "$T/m.xml"
+	grep -q '^first table 1$' "$T/two.out"
+	# cut in the second half, and just past the middle
+	for n in 51 60 75 99; do
+		head -c $(($(wc -c < "$T/g.xml") * n / 100)) "$T/g.xml" > "$T/m.xml"
+		both "$T/m.xml"
+	done
+}
+
+@test "FOLDKIT_XCTRACE_THREADS: 1 or 2, anything else is a usage error" {
+	run --separate-stderr env FOLDKIT_XCTRACE_THREADS=3 "$BIN/stackcollapse-xctrace" "$D/nodes.xml"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "stackcollapse-xctrace: FOLDKIT_XCTRACE_THREADS: '3' is not 1 or 2" ]
+	[ -z "$output" ]
+	FOLDKIT_XCTRACE_THREADS= sc -q "$D/nodes.xml" > /dev/null
+}
+
 @test "refused, with the export to run: a table of contents, a time-sample table, a table without backtraces" {
 	refused "$D/toc.xml" ":2: a table of contents (xctrace export --toc), not a table: $hint"
 	refused "$D/time-sample.xml" ":3: a time-sample table holds addresses only, no frame names: $hint"

@@ -1506,7 +1506,7 @@ split(struct fold_xctrace_st *st, int fd)
 	    sysconf(_SC_NPROCESSORS_ONLN) < 2))
 		return NULL;
 	mid = row_boundary(fd, (uint64_t)start +
-	    (uint64_t)(sb.st_size - start) / 2);
+	    (uint64_t)((double)(sb.st_size - start) * (getenv("XCFRAC") ? atof(getenv("XCFRAC")) : 0.5)));
 	if (mid == 0)
 		return NULL;
 	b = xcalloc(1, sizeof(*b));
