@@ -1439,6 +1439,7 @@ pump(struct fold_xctrace_st *st)
  */
 #define SPLIT_MIN (4u << 20)	/* smaller inputs: one reader */
 #define SPLIT_WINDOW 65536	/* where a row boundary is looked for */
+#define SPLIT_PERCENT 55	/* the first reader's part */
 
 struct second {
 	struct fold_xctrace_st *st;
@@ -1505,8 +1506,9 @@ split(struct fold_xctrace_st *st, int fd)
 	    ((uint64_t)(sb.st_size - start) < SPLIT_MIN ||
 	    sysconf(_SC_NPROCESSORS_ONLN) < 2))
 		return NULL;
+	/* the first reader has the merge and the output after its part */
 	mid = row_boundary(fd, (uint64_t)start +
-	    (uint64_t)((double)(sb.st_size - start) * (getenv("XCFRAC") ? atof(getenv("XCFRAC")) : 0.5)));
+	    (uint64_t)(sb.st_size - start) / 100 * SPLIT_PERCENT);
 	if (mid == 0)
 		return NULL;
 	b = xcalloc(1, sizeof(*b));
@@ -1534,9 +1536,13 @@ split(struct fold_xctrace_st *st, int fd)
 
 /* The second half's sums into the first's: 0 (a sum too large leaves why
  * set), or -1 when the halves do not fit together (nothing changed). */
+#define MERGE_BATCH 32
+
 static int
 merge(struct fold_xctrace_st *a, struct fold_xctrace_st *b)
 {
+	size_t at[MERGE_BATCH + 1], nb, k;
+	uint64_t h[MERGE_BATCH];
 	size_t nf = fold_intern_count(&b->frames), i, j, m;
 	uint32_t *extv, *f2a, *seq = NULL, e, v, key;
 	size_t seqcap = 0;
@@ -1569,18 +1575,38 @@ merge(struct fold_xctrace_st *a, struct fold_xctrace_st *b)
 		t = fold_intern_str(&b->frames, (uint32_t)i);
 		f2a[i] = fold_intern(&a->frames, t.s, t.len, NULL);
 	}
-	for (i = 0; i < b->ntouched && r == 0; i++) {
-		key = b->touched[i];
-		t = fold_intern_str(&b->stacks, key);
-		m = t.len / sizeof(*seq);
-		fold_grow(&seq, &seqcap, m + 1, sizeof(*seq));
-		for (j = 0; j < m; j++) {
-			memcpy(&v, t.s + j * sizeof(v), sizeof(v));
-			seq[j] = (v & EXTBIT) ? extv[v & ~EXTBIT] : f2a[v];
+	/*
+	 * The second half's stacks in the first's frames, interned there: in
+	 * batches, each stack's slot fetched before it is looked at (a cache
+	 * miss each, else).
+	 */
+	for (i = 0; i < b->ntouched && r == 0; i += MERGE_BATCH) {
+		nb = b->ntouched - i < MERGE_BATCH ? b->ntouched - i :
+		    MERGE_BATCH;
+		for (k = 0, m = 0; k < nb; k++) {
+			t = fold_intern_str(&b->stacks, b->touched[i + k]);
+			fold_grow(&seq, &seqcap, m + t.len / sizeof(*seq) + 1,
+			    sizeof(*seq));
+			at[k] = m;
+			for (j = 0; j < t.len / sizeof(v); j++) {
+				memcpy(&v, t.s + j * sizeof(v), sizeof(v));
+				seq[m++] = (v & EXTBIT) ? extv[v & ~EXTBIT] :
+				    f2a[v];
+			}
+			at[k + 1] = m;
+			h[k] = fold_hash(seq + at[k],
+			    (at[k + 1] - at[k]) * sizeof(*seq));
+			fold_intern_prefetch(&a->stacks, h[k]);
 		}
-		key = fold_intern(&a->stacks, (const char *)seq,
-		    m * sizeof(*seq), NULL);
-		r = tally(a, key, b->pn[b->touched[i]], b->pw[b->touched[i]]);
+		for (k = 0; k < nb; k++)
+			fold_intern_prefetch_str(&a->stacks, h[k]);
+		for (k = 0; k < nb && r == 0; k++) {
+			key = fold_intern_h(&a->stacks,
+			    (const char *)(seq + at[k]),
+			    (at[k + 1] - at[k]) * sizeof(*seq), h[k], NULL);
+			r = tally(a, key, b->pn[b->touched[i + k]],
+			    b->pw[b->touched[i + k]]);
+		}
 	}
 	for (i = 0; i < b->next && r == 0; i++) {
 		if (b->extn[i] == 0)
@@ -1906,10 +1932,16 @@ put_lines(const struct fold_xctrace_st *st, const uint32_t *ids,
 static inline void
 put_rank(unsigned char *p, uint32_t r)
 {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	r = __builtin_bswap32(r);
+	memcpy(p, &r, 4);
+#else
 	p[0] = (unsigned char)(r >> 24);
 	p[1] = (unsigned char)(r >> 16);
 	p[2] = (unsigned char)(r >> 8);
 	p[3] = (unsigned char)r;
+#endif
 }
 
 void
