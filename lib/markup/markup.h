@@ -143,6 +143,17 @@ int fold_xml_head(struct fold_xml_head *h, const char *head);
 int fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
     const char **val, size_t *vlen);
 /*
+ * A run of such elements one after the other (nothing between them): up
+ * to max consumed as fold_xml_leaf() would one by one, their values in
+ * val[], vlen[]; how many (0: none).  Each element starts h->len bytes
+ * before its value: fold_xml_here() there makes a message name its line.
+ */
+int fold_xml_leaves(struct fold_xml *x, const struct fold_xml_head *h,
+    const char **val, size_t *vlen, int max);
+/* The place messages name (fold_xml_line()) set to p, a byte of the last
+ * token read. */
+void fold_xml_here(struct fold_xml *x, const char *p);
+/*
  * The fast path for a start tag without attributes, tag (n bytes, as
  * "<row>": a well-formed name) inside an element: when the next bytes are
  * blanks (space, tab, LF; no CR) and tag, all in the data read,

@@ -1178,6 +1178,48 @@ fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
 }
 
 int
+fold_xml_leaves(struct fold_xml *x, const struct fold_xml_head *h,
+    const char **val, size_t *vlen, int max)
+{
+	const char *b = x->buf;
+	size_t i = x->pos, v, n = h->len, first = x->pos;
+	char q = n > 0 ? h->s[n - 1] : '"';
+	int k;
+
+	if (n == 0 || x->err || x->pend || x->depth == 0 ||
+	    x->depth >= FOLD_XML_MAXDEPTH)
+		return 0;
+	for (k = 0; k < max; k++) {
+		if (i + n + 3 > x->end || !same(b + i, h->s, n))
+			break;
+		v = i + n;
+		i = plain(b, v, x->end, q);
+		while (!(cls[(unsigned char)b[i]] & C_VAL))
+			i++;
+		if (b[i] != q || i + 2 >= x->end || b[i + 1] != '/' ||
+		    b[i + 2] != '>')
+			break;
+		val[k] = b + v;
+		vlen[k] = i - v;
+		i += 3;
+		x->pos = i;
+	}
+	if (k == 0)
+		return 0;
+	x->at = first;
+	x->name = b + first + 1;
+	x->nlen = h->nlen;
+	x->type = FOLD_XML_END;
+	return k;
+}
+
+void
+fold_xml_here(struct fold_xml *x, const char *p)
+{
+	x->at = (size_t)(p - x->buf);
+}
+
+int
 fold_xml_start(struct fold_xml *x, const char *tag, size_t n)
 {
 	const char *b = x->buf;
