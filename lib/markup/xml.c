@@ -155,7 +155,9 @@ fill(struct fold_xml *x)
 	if (x->eof)
 		return 0;
 	if (x->pos > 0) {
-		if (x->lpos < x->pos)
+		if (x->positional)
+			x->lpos = x->pos;	/* not kept across a jump */
+		else if (x->lpos < x->pos)
 			count_lines(x, x->pos);
 		x->lpos -= x->pos;
 		x->at = x->at > x->pos ? x->at - x->pos : 0;
