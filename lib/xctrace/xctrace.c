@@ -1379,19 +1379,20 @@ static int
 watch(struct fold_xctrace_st *st)
 {
 	struct fold_xml *x = &st->xml;
-	uint64_t off;
+	uint64_t off = 0;
 	int between;
 
-	if (st->spec && (++st->tick & 1023) == 0 &&
-	    atomic_load_explicit(st->cancel, memory_order_relaxed))
-		return bad(st, "told to stop");
-	if (!fold_xml_tell(x, &off))
-		return 0;
-	between = !st->skip && x->depth == 2 && st->cx[2].kind == K_NODE &&
-	    st->nodes == 1;
 	if (st->spec) {
+		if ((++st->tick & 1023) == 0 &&
+		    atomic_load_explicit(st->cancel, memory_order_relaxed))
+			return bad(st, "told to stop");
 		if (st->jumpto == 0)
 			return 0;
+	} else if (!fold_xml_tell(x, &off) || off < st->stopat)
+		return 0;
+	between = !st->skip && x->depth == 2 && st->cx[2].kind == K_NODE &&
+	    st->nodes == 1 && fold_xml_tell(x, &off);
+	if (st->spec) {
 		if (st->rows || st->nodes > 1)
 			return bad(st, "no schema before the first row");
 		if (between && st->schema) {
@@ -1403,8 +1404,6 @@ watch(struct fold_xctrace_st *st)
 		}
 		return 0;
 	}
-	if (off < st->stopat)
-		return 0;
 	if (off == st->stopat && between && st->rows)
 		return P_STOP;
 	return off > st->stopat ? P_PASSED : 0;
