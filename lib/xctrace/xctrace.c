@@ -1467,7 +1467,7 @@ pump(struct fold_xctrace_st *st)
  */
 #define SPLIT_MIN (4u << 20)	/* smaller inputs: one reader */
 #define SPLIT_WINDOW 65536	/* where a row boundary is looked for */
-#define SPLIT_PERCENT 55	/* the first reader's part */
+#define SPLIT_PERCENT 53	/* the first reader's part */
 
 struct second {
 	struct fold_xctrace_st *st;
