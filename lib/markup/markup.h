@@ -150,6 +150,27 @@ int fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
  */
 int fold_xml_leaves(struct fold_xml *x, const struct fold_xml_head *h,
     const char **val, size_t *vlen, int max);
+/*
+ * The fast path for a whole small element whose parts a reader looks at
+ * itself: at offset off of the data unread (fold_xml_peek()), an element
+ * with at most two attributes (one blank before each, values in double
+ * quotes with no '&', '<' or byte below 0x20), empty or with text alone
+ * (no '&', '<', CR or NUL) and its end tag written "</NAME>", all in the
+ * data read: its length, its name and attributes in *e (valid until the
+ * next call that reads); else 0.  Nothing is consumed: fold_xml_took()
+ * consumes bytes so checked.
+ */
+struct fold_xml_small {
+	const char *name, *an[2], *av[2];
+	size_t nlen, alen[2], avlen[2];
+	int nattr;
+};
+size_t fold_xml_small(const struct fold_xml *x, size_t off,
+    struct fold_xml_small *e);
+/* Bytes checked so (from offset off, n of them, after blanks) taken, as
+ * one element of the first one's name (nlen bytes) would be by
+ * fold_xml_next(): the last event its END. */
+void fold_xml_took(struct fold_xml *x, size_t off, size_t n, size_t nlen);
 /* The place messages name (fold_xml_line()) set to p, a byte of the last
  * token read. */
 void fold_xml_here(struct fold_xml *x, const char *p);

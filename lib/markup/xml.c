@@ -1215,6 +1215,64 @@ fold_xml_leaves(struct fold_xml *x, const struct fold_xml_head *h,
 	return k;
 }
 
+size_t
+fold_xml_small(const struct fold_xml *x, size_t off, struct fold_xml_small *e)
+{
+	const char *b = x->buf;
+	size_t i = x->pos + off, end = x->end, s, a, v, k;
+	int na = 0;
+
+	if (x->err || x->pend || !x->began || x->depth == 0 ||
+	    x->depth + 2 >= FOLD_XML_MAXDEPTH || i + 4 > end ||
+	    b[i] != '<' || !(cls[(unsigned char)b[i + 1]] & C_START))
+		return 0;
+	s = i + 1;
+	i = name_end(b, s);
+	if (i - s > FOLD_XML_MAXNAME)
+		return 0;
+	e->name = b + s;
+	e->nlen = i - s;
+	while (b[i] == ' ') {
+		a = ++i;
+		if (na == 2 || !(cls[(unsigned char)b[i]] & C_START))
+			return 0;
+		i = name_end(b, i);
+		if (b[i] != '=' || b[i + 1] != '"' || (na == 1 &&
+		    i - a == e->alen[0] && memcmp(b + a, e->an[0], i - a) == 0))
+			return 0;
+		v = i + 2;
+		i = plain(b, v, end, '"');
+		if (i >= end || b[i] != '"')
+			return 0;
+		e->an[na] = b + a;
+		e->alen[na] = (size_t)(v - 2 - a);
+		e->av[na] = b + v;
+		e->avlen[na++] = i++ - v;
+	}
+	e->nattr = na;
+	if (i + 1 >= end)
+		return 0;
+	if (b[i] == '/')
+		return b[i + 1] == '>' ? i + 2 - x->pos - off : 0;
+	if (b[i] != '>')
+		return 0;
+	k = text_end(b, i + 1);
+	if (k + 3 + e->nlen > end || b[k] != '<' || b[k + 1] != '/' ||
+	    b[k + 2 + e->nlen] != '>' || !same(b + k + 2, e->name, e->nlen))
+		return 0;
+	return k + 3 + e->nlen - x->pos - off;
+}
+
+void
+fold_xml_took(struct fold_xml *x, size_t off, size_t n, size_t nlen)
+{
+	x->at = x->pos + off;
+	x->name = x->buf + x->at + 1;
+	x->nlen = nlen;
+	x->pos += off + n;
+	x->type = FOLD_XML_END;
+}
+
 void
 fold_xml_here(struct fold_xml *x, const char *p)
 {
