@@ -577,11 +577,16 @@ count_row(struct fold_xctrace_st *st)
 static int
 tally(struct fold_xctrace_st *st, uint32_t key, uint64_t n, uint64_t w)
 {
+	int wt = (st->flags & FOLD_XCTRACE_WEIGHT) != 0;
+
 	if (key >= st->pcap) {
 		size_t c = st->pcap;
 		fold_grow(&st->pn, &c, (size_t)key + 1, sizeof(*st->pn));
-		c = st->pcap;
-		fold_grow(&st->pw, &c, (size_t)key + 1, sizeof(*st->pw));
+		if (wt) {	/* (else the weights are the counts) */
+			c = st->pcap;
+			fold_grow(&st->pw, &c, (size_t)key + 1,
+			    sizeof(*st->pw));
+		}
 		st->pcap = c;
 	}
 	if (st->pn[key] == 0) {
@@ -589,11 +594,13 @@ tally(struct fold_xctrace_st *st, uint32_t key, uint64_t n, uint64_t w)
 		    sizeof(*st->touched));
 		st->touched[st->ntouched++] = key;
 	}
-	if (st->pw[key] > UINT64_MAX - w || st->pn[key] > UINT64_MAX - n)
+	if ((wt && st->pw[key] > UINT64_MAX - w) ||
+	    st->pn[key] > UINT64_MAX - n)
 		return bad(st, "sum of weights larger than "
 		    "18446744073709551615");
 	st->pn[key] += n;
-	st->pw[key] += w;
+	if (wt)
+		st->pw[key] += w;
 	return 0;
 }
 
@@ -603,7 +610,7 @@ settle(struct fold_xctrace_st *st, int keep)
 {
 	size_t i;
 	uint32_t k;
-	int over = 0;
+	int over = 0, wt = (st->flags & FOLD_XCTRACE_WEIGHT) != 0;
 
 	for (i = 0; i < st->ntouched; i++) {
 		k = st->touched[i];
@@ -612,20 +619,25 @@ settle(struct fold_xctrace_st *st, int keep)
 				size_t c = st->ncap;
 				fold_grow(&st->n, &c, (size_t)k + 1,
 				    sizeof(*st->n));
-				c = st->ncap;
-				fold_grow(&st->w, &c, (size_t)k + 1,
-				    sizeof(*st->w));
+				if (wt) {
+					c = st->ncap;
+					fold_grow(&st->w, &c, (size_t)k + 1,
+					    sizeof(*st->w));
+				}
 				st->ncap = c;
 			}
-			if (st->w[k] > UINT64_MAX - st->pw[k] ||
+			if ((wt && st->w[k] > UINT64_MAX - st->pw[k]) ||
 			    st->n[k] > UINT64_MAX - st->pn[k])
 				over = 1;
 			else {
 				st->n[k] += st->pn[k];
-				st->w[k] += st->pw[k];
+				if (wt)
+					st->w[k] += st->pw[k];
 			}
 		}
-		st->pn[k] = st->pw[k] = 0;
+		st->pn[k] = 0;
+		if (wt)
+			st->pw[k] = 0;
 	}
 	st->ntouched = 0;
 	if (keep && st->psent > 0 && !(st->flags & FOLD_XCTRACE_QUIET))
@@ -950,6 +962,34 @@ fail:
 }
 
 /*
+ * A hint for the next row: where its backtrace cell is likely to be (at
+ * about the offset it had in this one, rows being alike), a ref there has
+ * its id slot fetched now, so that its cache miss overlaps this row's
+ * work.  A guess only: nothing is consumed or checked.
+ */
+static void
+prefetch_row(const struct fold_xctrace_st *st, const char *p, size_t n,
+    size_t at)
+{
+	const char *q, *e;
+	uint64_t id = 0;
+	size_t i;
+
+	if (n < at + 64)
+		return;
+	p += at > 8 ? at - 8 : 0;
+	e = p + 24;
+	for (; (q = memchr(p, '<', (size_t)(e - p))) != NULL; p = q + 1)
+		if (memcmp(q, "<backtrace ref=\"", 16) == 0) {
+			for (i = 16; i < 26 && q[i] >= '0' && q[i] <= '9'; i++)
+				id = id * 10 + (uint64_t)(q[i] - '0');
+			if (id + 1 < st->dcap)
+				fold_prefetch(&st->dense[id + 1]);
+			return;
+		}
+}
+
+/*
  * A whole row in one step, where it is the usual one of a table read for
  * its counts alone: "<row>", cells of the form fold_xml_small() takes,
  * the stack cell a <backtrace ref="N"/>, "</row>" (7 rows in 10 of a
@@ -967,6 +1007,7 @@ row_fast(struct fold_xctrace_st *st)
 	uint64_t ref = 0;
 	uint32_t slot, stack = NONE;
 	int c, got = 0;
+	size_t at = 0;
 
 	if (!st->schema || (st->flags & (FOLD_XCTRACE_WEIGHT |
 	    FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)))
@@ -980,6 +1021,7 @@ row_fast(struct fold_xctrace_st *st)
 			return 0;
 		if (st->roles[c] != R_STACK)
 			continue;
+		at = i - w;
 		if (!eq(e.name, e.nlen, "backtrace") || e.nattr != 1 ||
 		    !eq(e.an[0], e.alen[0], "ref") ||
 		    parse_id(st, "ref", e.av[0], e.avlen[0], &ref) < 0 ||
@@ -993,6 +1035,7 @@ row_fast(struct fold_xctrace_st *st)
 	if (!got || n - i < 6 || memcmp(b + i, "</row>", 6) != 0)
 		return 0;
 	fold_xml_took(x, w, i + 6 - w, 3);
+	prefetch_row(st, b + i + 6, n - i - 6, at);
 	st->rows = 1;
 	st->col = st->ncols;
 	st->rstack = stack;
@@ -1688,7 +1731,7 @@ merge(struct fold_xctrace_st *a, struct fold_xctrace_st *b)
 			    (const char *)(seq + at[k]),
 			    (at[k + 1] - at[k]) * sizeof(*seq), h[k], NULL);
 			r = tally(a, key, b->pn[b->touched[i + k]],
-			    b->pw[b->touched[i + k]]);
+			    b->pn[b->touched[i + k]]);	/* (no weights) */
 		}
 	}
 	for (i = 0; i < b->next && r == 0; i++) {
