@@ -1989,6 +1989,7 @@ struct lines {
 	const struct fold_xctrace_st *st;
 	const char *tx;
 	const size_t *to;
+	size_t maxf;			/* the longest text in tx */
 	const char *prev, *end;		/* the last line, its end */
 	uint32_t root;			/* its root frame and frames */
 	const char *seq;
@@ -2006,23 +2007,24 @@ put_line(struct lines *l, uint32_t root, uint32_t sid, uint64_t v)
 	char *o, *p;
 	int same = l->prev != NULL && root == l->root;
 
-	if (root != NONE)
-		n += to[root + 1] - to[root];
-	if (same && root != NONE)
-		pb = n - 24 - 16;
-	for (i = 0; i < nfr; i++) {
-		memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
-		k = to[fr + 1] - to[fr];
-		n += k;
-		if (same && i == c && i < l->nseq &&
-		    memcmp(s.s + i * sizeof(fr), l->seq + i * sizeof(fr),
-		    sizeof(fr)) == 0) {
-			c++;
-			pb += k;
+	/* room: a bound from the longest frame, summed for long lines */
+	n += (nfr + 1) * l->maxf;
+	if (n > 65536) {
+		n = 24 + 16 + (root != NONE ? to[root + 1] - to[root] : 0);
+		for (i = 0; i < nfr; i++) {
+			memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
+			n += to[fr + 1] - to[fr];
 		}
 	}
-	if (!same)
-		pb = 0;
+	/* the frames shared with the line before, from the root */
+	if (same) {
+		pb = root != NONE ? to[root + 1] - to[root] : 0;
+		for (; c < nfr && c < l->nseq && memcmp(s.s + c * sizeof(fr),
+		    l->seq + c * sizeof(fr), sizeof(fr)) == 0; c++) {
+			memcpy(&fr, s.s + c * sizeof(fr), sizeof(fr));
+			pb += to[fr + 1] - to[fr];
+		}
+	}
 	if ((o = p = fo_room(n)) == NULL) {
 		/* longer than the buffer: piece by piece */
 		if (root != NONE)
@@ -2091,6 +2093,9 @@ put_lines(const struct fold_xctrace_st *st, const uint32_t *ids,
 		tx[to[i + 1] - 1] = ';';
 	memset(tx + to[nf], 0, 16);
 	memset(&l, 0, sizeof(l));
+	for (i = 0; i < nf; i++)
+		if (to[i + 1] - to[i] > l.maxf)
+			l.maxf = to[i + 1] - to[i];
 	l.st = st;
 	l.tx = tx;
 	l.to = to;
