@@ -164,6 +164,7 @@ struct fold_xctrace_st {
 	int spec;			/* second: ids not seen are kept */
 	uint64_t jumpat;		/* second: where it jumped */
 	size_t dslack;			/* the id table's room (DENSE_SLACK) */
+	uint64_t idlo, idhi;		/* the ids given, lowest and highest */
 	unsigned tick;			/* second: events since cancel read */
 	atomic_int *cancel;		/* second: the first says stop */
 	uint32_t *extid;		/* their ids, kinds, rows counted */
@@ -291,6 +292,10 @@ id_put(struct fold_xctrace_st *st, uint64_t id, int kind, uint32_t a,
 	else if (a >= IDNONE)
 		return bad(st, "more than 2^27 - 1 elements kept");
 	id_store(st, id, (uint32_t)kind << 27 | a);
+	if (st->idlo == 0 || id < st->idlo)
+		st->idlo = id;
+	if (id > st->idhi)
+		st->idhi = id;
 	return 0;
 }
 
@@ -328,6 +333,7 @@ id_reset(struct fold_xctrace_st *st)
 	st->ids = NULL;
 	st->dense = NULL;
 	st->idmask = st->dcap = st->nhash = st->nids = st->dslack = 0;
+	st->idlo = st->idhi = 0;
 	st->nvals = 0;
 }
 
@@ -611,7 +617,16 @@ settle(struct fold_xctrace_st *st, int keep)
 	size_t i;
 	uint32_t k;
 	int over = 0, wt = (st->flags & FOLD_XCTRACE_WEIGHT) != 0;
+	uint64_t *t;
 
+	if (keep && st->ncap == 0) {
+		/* the first input kept: its sums are the totals */
+		t = st->n, st->n = st->pn, st->pn = t;
+		t = st->w, st->w = st->pw, st->pw = t;
+		st->ncap = st->pcap;
+		st->pcap = 0;
+		st->ntouched = 0;
+	}
 	for (i = 0; i < st->ntouched; i++) {
 		k = st->touched[i];
 		if (keep) {
@@ -1677,12 +1692,14 @@ merge(struct fold_xctrace_st *a, struct fold_xctrace_st *b)
 
 	if (nf >= EXTBIT || fold_intern_count(&b->stacks) >= EXTBIT)
 		return -1;
-	/* the ids the second half gave: none of them the first's */
-	for (i = 0; i < b->dcap; i++)
+	/* the ids the second half gave: none of them the first's (xctrace
+	 * numbers them in order: a look at each only when they overlap) */
+	for (i = b->idlo > a->idhi ? b->dcap : 0; i < b->dcap; i++)
 		if (b->dense[i] != 0 && KAKIND(b->dense[i]) < XKIND(0) &&
 		    id_get(a, i) != 0)
 			return -1;
-	for (i = 0; b->ids != NULL && i <= b->idmask; i++)
+	for (i = 0; b->idlo <= a->idhi && b->ids != NULL && i <= b->idmask;
+	    i++)
 		if (b->ids[i].ka != 0 && KAKIND(b->ids[i].ka) < XKIND(0) &&
 		    id_get(a, b->ids[i].id) != 0)
 			return -1;
