@@ -9,7 +9,10 @@
  * end, or the same error on the same line), so that they never take what
  * the reader would refuse.  Then the collapser: what it writes must be valid folded
  * lines, and an input read without error, added twice, must give the same
- * stacks with each count doubled. */
+ * stacks with each count doubled.  Without --weight, --pid, --tid, the
+ * bytes are also read from a file by two readers (FOLD_XCTRACE_TWO: split
+ * at a row boundary about the middle, where there is one): the output and
+ * whether the add failed must be those of one reader. */
 #include "fuzz.h"
 #include "markup/markup.h"
 #include "xctrace/xctrace.h"
@@ -108,24 +111,65 @@ read_all(const uint8_t *data, size_t size, size_t chunk, int fast,
 	fold_xml_free(&x);
 }
 
-/* The collapser over data, times times; its output, or NULL if an add
- * failed. */
+/* The collapser over data (fd >= 0: read from fd, at its start), times
+ * times; its output, *ok 0 if an add failed. */
+static char *
+collapse_any(unsigned flags, int fd, const uint8_t *data, size_t size,
+    size_t chunk, int times, size_t *n, int *ok)
+{
+	struct fold_xctrace *x;
+	int i;
+
+	fuzz_stdout();
+	x = fold_xctrace_new(flags);
+	*ok = 1;
+	for (i = 0; i < times; i++) {
+		if (fd >= 0 && lseek(fd, 0, SEEK_SET) != 0)
+			abort();
+		if (fold_xctrace_add(x, "fuzz", fd, fd >= 0 ? NULL : data,
+		    size, chunk) != 0)
+			*ok = 0;
+	}
+	fold_xctrace_print(x);
+	fo_flush();
+	(void)fold_xctrace_end(x);
+	return fuzz_output(n);
+}
+
+/* ... its output, or NULL if an add failed */
 static char *
 collapse(unsigned flags, const uint8_t *data, size_t size, size_t chunk,
     int times, size_t *n)
 {
-	struct fold_xctrace *x;
-	int i, ok = 1;
+	int ok;
+	char *o = collapse_any(flags, -1, data, size, chunk, times, n, &ok);
 
-	fuzz_stdout();
-	x = fold_xctrace_new(flags);
-	for (i = 0; i < times; i++)
-		if (fold_xctrace_add(x, "fuzz", -1, data, size, chunk) != 0)
-			ok = 0;
-	fold_xctrace_print(x);
-	fo_flush();
-	(void)fold_xctrace_end(x);
-	return ok ? fuzz_output(n) : NULL;
+	if (ok)
+		return o;
+	free(o);
+	return NULL;
+}
+
+/* Two readers on a file of data: what one reader in memory gives. */
+static void
+two_readers(unsigned flags, const uint8_t *data, size_t size)
+{
+	FILE *f = tmpfile();
+	char *o1, *o2;
+	size_t n1, n2;
+	int ok1, ok2;
+
+	if (f == NULL || (size > 0 && fwrite(data, 1, size, f) != size) ||
+	    fflush(f) != 0)
+		abort();
+	o1 = collapse_any(flags, -1, data, size, 0, 1, &n1, &ok1);
+	o2 = collapse_any(flags | FOLD_XCTRACE_TWO, fileno(f), NULL, size, 0,
+	    1, &n2, &ok2);
+	if (ok1 != ok2 || n1 != n2 || (n1 > 0 && memcmp(o1, o2, n1) != 0))
+		abort();
+	free(o1);
+	free(o2);
+	fclose(f);
 }
 
 int
@@ -149,6 +193,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	flags = FOLD_XCTRACE_QUIET | (data[0] & (FOLD_XCTRACE_WEIGHT |
 	    FOLD_XCTRACE_DEMANGLE | FOLD_XCTRACE_PID | FOLD_XCTRACE_TID));
+	if (!(flags & (FOLD_XCTRACE_WEIGHT | FOLD_XCTRACE_PID |
+	    FOLD_XCTRACE_TID)))
+		two_readers(flags, data + 1, size - 1);
 	oa = collapse(flags, data + 1, size - 1, chunks[data[0] >> 6], 1, &na);
 	check_folded();
 	if (oa == NULL)
