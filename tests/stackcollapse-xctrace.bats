@@ -244,6 +244,13 @@ halves() {
 		both "$T/g.xml" "$D/nodes.xml" "$T/g.xml"
 	done
 	halves "$T/g.xml"
+	# standard input redirected from the file, and through a pipe (one
+	# reader)
+	FOLDKIT_XCTRACE_THREADS=1 sc -q "$T/g.xml" > "$T/one.out"
+	FOLDKIT_XCTRACE_THREADS=2 sc -q < "$T/g.xml" > "$T/in.out"
+	cmp "$T/in.out" "$T/one.out"
+	cat "$T/g.xml" | FOLDKIT_XCTRACE_THREADS=2 sc -q > "$T/in.out"
+	cmp "$T/in.out" "$T/one.out"
 }
 
 @test "two readers: every fixture and shared export, forced, gives what one reader gives" {
