@@ -1154,29 +1154,7 @@ int
 fold_xml_leaf(struct fold_xml *x, const struct fold_xml_head *h,
     const char **val, size_t *vlen)
 {
-	const char *b = x->buf;
-	size_t i = x->pos, v, n = h->len;
-	char q = n > 0 ? h->s[n - 1] : '"';
-
-	if (n == 0 || x->err || x->pend || x->depth == 0 ||
-	    x->depth >= FOLD_XML_MAXDEPTH || i + n + 3 > x->end ||
-	    !same(b + i, h->s, n))
-		return 0;
-	v = i + n;
-	i = plain(b, v, x->end, q);
-	while (!(cls[(unsigned char)b[i]] & C_VAL))
-		i++;
-	if (b[i] != q || i + 2 >= x->end || b[i + 1] != '/' ||
-	    b[i + 2] != '>')
-		return 0;
-	x->at = x->pos;
-	x->name = b + x->pos + 1;
-	x->nlen = h->nlen;
-	*val = b + v;
-	*vlen = i - v;
-	x->pos = i + 3;
-	x->type = FOLD_XML_END;
-	return 1;
+	return fold_xml_leaves(x, h, val, vlen, 1);
 }
 
 int
