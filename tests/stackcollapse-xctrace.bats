@@ -208,22 +208,28 @@ both() {
 		fail "$*: messages: $(cat "$T/one.err") / $(cat "$T/two.err")"
 }
 
-# halves FILE: with two readers, the first read() no more than 3/4 of FILE
-# (it stopped at the row boundary near the middle and took the second
-# half from the other thread); with one, all of it.
+# halves FILE: the file is mapped, and each reader reads its part in
+# (madvise MADV_POPULATE_READ: Linux 5.14): with two readers, two threads
+# a part each, the first no more than 3/4 of FILE (it stops at the row
+# boundary near the middle and takes the second half from the other
+# thread); with one, all of it at once.
 halves() {
 	command -v strace > /dev/null || skip "strace is not installed"
 	[ -z "${FOLDKIT_SAN:-}" ] || skip "strace and the sanitizers do not mix"
-	local n r
+	local n
 	n=$(wc -c < "$1")
-	FOLDKIT_XCTRACE_THREADS=2 strace -f -e trace=read -o "$T/tr" \
+	FOLDKIT_XCTRACE_THREADS=2 strace -f -e trace=madvise -o "$T/tr" \
 	    "$BIN/stackcollapse-xctrace" -q "$1" > /dev/null
-	r=$(grep -v 'ELF' "$T/tr" | awk -F'= ' '/read/ { s += $NF } END { print s + 0 }')
-	[ "$r" -gt 0 ] && [ "$r" -le $((n * 3 / 4)) ] || fail "the first reader read $r of $n bytes"
-	FOLDKIT_XCTRACE_THREADS=1 strace -f -e trace=read -o "$T/tr" \
+	grep -q 'MADV_POPULATE_READ) = 0' "$T/tr" ||
+		skip "no MADV_POPULATE_READ here: $(grep POPULATE "$T/tr")"
+	awk -v n="$n" '/MADV_POPULATE_READ\) = 0/ {
+		sub(",", "", $3); k++; s[k] = $3; t[k] = $1 }
+	END { exit !(k == 2 && t[1] != t[2] && s[1] <= n * 3 / 4 && s[1] + s[2] >= n) }
+	' "$T/tr" || fail "two readers: $(cat "$T/tr")"
+	FOLDKIT_XCTRACE_THREADS=1 strace -f -e trace=madvise -o "$T/tr" \
 	    "$BIN/stackcollapse-xctrace" -q "$1" > /dev/null
-	r=$(grep -v 'ELF' "$T/tr" | awk -F'= ' '/read/ { s += $NF } END { print s + 0 }')
-	[ "$r" -eq "$n" ] || fail "one reader read $r of $n bytes"
+	[ "$(grep -c "POPULATE_READ) = 0" "$T/tr")" -eq 1 ] &&
+	    grep -q ", $n, MADV_POPULATE_READ) = 0" "$T/tr" || fail "one reader: $(cat "$T/tr")"
 }
 
 @test "two readers: an export of 4 MB or more is read by two threads, to the bytes and messages of one" {
@@ -321,6 +327,42 @@ halves() {
 	for n in 51 60 75 99; do
 		head -c $(($(wc -c < "$T/g.xml") * n / 100)) "$T/g.xml" > "$T/m.xml"
 		both "$T/m.xml"
+	done
+}
+
+@test "a regular file is read in place (mapped): what a pipe gives, from where standard input stands, to the last page" {
+	local f n
+	"$TESTBIN/xctracegen" 3000 time-profile > "$T/g.xml"
+	for f in "$D"/*.xml "$T/g.xml"; do
+		sc --tid "$f" > "$T/map.out" 2> "$T/map.err" || :
+		cat "$f" | sc --tid > "$T/pipe.out" 2> "$T/pipe.err" || :
+		cmp "$T/map.out" "$T/pipe.out"
+		# the messages too, but for the name
+		sed "s|<stdin>|$f|" "$T/pipe.err" | cmp - "$T/map.err"
+	done
+	# standard input read from before: the map starts where it stands
+	# (a line, so not at a page), line numbers count from there
+	{ echo '<!-- a line read by the shell -->'; cat "$D/nodes.xml"; } > "$T/shifted.xml"
+	sc < "$D/nodes.xml" > "$T/want.out"
+	{ IFS= read -r line; sc > "$T/got.out"; } < "$T/shifted.xml"
+	cmp "$T/want.out" "$T/got.out"
+	{ echo '<!-- a line -->'; head -c 3000 "$D/nodes.xml"; } > "$T/cut.xml"
+	run sc -q < <(head -c 3000 "$D/nodes.xml")
+	want=$output
+	run bash -c '{ IFS= read -r line; "$0" -q; } < "$1"' "$BIN/stackcollapse-xctrace" "$T/cut.xml"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$want" ]
+	# a file that ends at a page's end: what follows it reads as the end
+	for n in 4096 8192 65536; do
+		{ cat "$D/nodes.xml"; head -c $((n - $(wc -c < "$D/nodes.xml"))) /dev/zero | tr '\0' ' '; } > "$T/page.xml"
+		[ "$(wc -c < "$T/page.xml")" -eq $n ]
+		sc "$T/page.xml" > "$T/got.out"
+		cmp "$T/want.out" "$T/got.out"
+		# and cut there, inside a tag: said, as from a pipe
+		head -c $((n - 1)) "$T/g.xml" | sed '$ s/$/ /' | head -c $n > "$T/page.xml"
+		run sc "$T/page.xml"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"page.xml:"*"input ends"* ]] || fail "$output"
 	done
 }
 

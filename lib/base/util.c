@@ -1,4 +1,5 @@
 /* util.c - program name, messages, allocation that cannot fail. */
+#define _DEFAULT_SOURCE 1	/* MAP_ANONYMOUS, MADV_POPULATE_READ (Linux) */
 #include <sys/mman.h>
 
 #include <errno.h>
@@ -251,6 +252,79 @@ fold_load(int fd, const char *name, size_t *n, int *mapped)
 	}
 	*n = len;
 	return b;
+}
+
+int
+fold_map_padded(int fd, size_t pad, struct fold_padded *m)
+{
+	struct stat sb;
+	off_t at;
+	uint64_t base;
+	size_t pg, len, span;
+	long v;
+	char *r;
+
+	memset(m, 0, sizeof(*m));
+#if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+#ifndef MAP_ANONYMOUS
+	(void)fd, (void)pad, (void)sb, (void)at, (void)base, (void)len;
+	(void)span, (void)r, (void)v, (void)pg;
+	return -1;	/* then the file is read */
+#else
+	pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
+	if (pad > pg || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (at = lseek(fd, 0, SEEK_CUR)) < 0 || sb.st_size <= at ||
+	    (uint64_t)sb.st_size >= SIZE_MAX / 2)
+		return -1;
+	/* from the page where fd stands: the file's pages, then one more */
+	base = (uint64_t)at - (uint64_t)at % pg;
+	len = (size_t)((uint64_t)sb.st_size - base);
+	span = (len + pg - 1) / pg * pg + pg;
+	r = mmap(NULL, span, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED)
+		return -1;
+	if (mmap(r, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd,
+	    (off_t)base) == MAP_FAILED) {
+		munmap(r, span);
+		return -1;
+	}
+	(void)lseek(fd, 0, SEEK_END);
+	m->map = r;
+	m->maplen = span;
+	m->data = r + ((uint64_t)at - base);
+	m->n = (size_t)((uint64_t)sb.st_size - (uint64_t)at);
+	m->off = (uint64_t)at;
+	return 0;
+#endif
+}
+
+void
+fold_unmap_padded(struct fold_padded *m)
+{
+	if (m->map != NULL)
+		munmap(m->map, m->maplen);
+	memset(m, 0, sizeof(*m));
+}
+
+void
+fold_populate(const void *p, size_t n)
+{
+	uintptr_t a;
+	size_t pg;
+	long v;
+
+	if (n == 0)
+		return;
+	pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
+	a = (uintptr_t)p - (uintptr_t)p % pg;
+#ifdef MADV_POPULATE_READ
+	if (madvise((void *)a, (size_t)((uintptr_t)p + n - a),
+	    MADV_POPULATE_READ) == 0)
+		return;
+#endif
+	fold_prefault((void *)a, (size_t)((uintptr_t)p + n - a));
 }
 
 void

@@ -18,8 +18,10 @@
  * A pull reader: fold_xml_next() hands out one event at a time (an
  * element's start with its attributes, its end, a run of text), read from
  * a descriptor in large reads (or from memory, in chunks), never the whole
- * document at once.  The names, attribute values and text of an event
- * point into the reader's buffer: valid until the next fold_xml_next().
+ * document at once; or in place, from memory that holds all of it (a
+ * mapped file: fold_xml_whole()).  The names, attribute values and text of
+ * an event point into the reader's buffer (or that memory): valid until
+ * the next fold_xml_next().
  *
  *  - Values and text come decoded: the five entities (&amp; &lt; &gt;
  *    &quot; &apos;) and character references (&#N; &#xH;, as UTF-8); in
@@ -78,8 +80,7 @@ struct fold_xml {
 
 	/* private */
 	int fd;				/* -1: from memory */
-	int positional;			/* pread() at rdoff (fold_xml_jump) */
-	uint64_t rdoff;
+	int whole;			/* buf is the caller's (fold_xml_whole) */
 	uint64_t base;			/* input offset of buf[0] */
 	const char *src;
 	size_t srclen, srcoff, chunk;
@@ -106,6 +107,15 @@ struct fold_xml {
  * reader's seams).  data must stay valid until fold_xml_free(). */
 void fold_xml_init(struct fold_xml *x, int fd, const void *data, size_t n,
     size_t chunk);
+/*
+ * From memory the caller keeps, read in place: data[0..n) followed by
+ * FOLD_XML_PAD NUL bytes (a map of a file with a zero page after it, see
+ * fold_map_padded()).  Nothing is copied, so no token is too long
+ * (FOLD_XML_MAXTOKEN bounds a buffer); several readers may read the same
+ * data at once.
+ */
+#define FOLD_XML_PAD 16
+void fold_xml_whole(struct fold_xml *x, const char *data, size_t n);
 int fold_xml_next(struct fold_xml *x);
 unsigned long long fold_xml_line(struct fold_xml *x);
 /* The value of attribute name (NUL-terminated) of the START event, or NULL;
@@ -201,13 +211,13 @@ fold_xml_tell(const struct fold_xml *x, uint64_t *off)
 	return 1;
 }
 /*
- * Go on from offset off of fd, read with pread(2) from now on, as if the
- * bytes from the place fold_xml_tell() gives to off were not there: the
- * open elements stay open.  0, or -1 when the reader is not between two
- * tokens (fold_xml_tell() says 0).  Line numbers are not kept across a
- * jump.
+ * A reader of fold_xml_whole() goes on from data[off], as if the bytes
+ * from the place fold_xml_tell() gives to off were not there: the open
+ * elements stay open.  0, or -1 when the reader is not between two tokens
+ * (fold_xml_tell() says 0), reads a descriptor or off is past the end.
+ * Line numbers are not kept across a jump.
  */
-int fold_xml_jump(struct fold_xml *x, int fd, uint64_t off);
+int fold_xml_jump(struct fold_xml *x, uint64_t off);
 void fold_xml_free(struct fold_xml *x);
 
 /* ---- json.c: JSON (RFC 8259) ------------------------------------------ */

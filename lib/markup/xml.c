@@ -6,8 +6,9 @@
  * whole in the buffer: a parser that reaches the end of the data read so
  * far changes nothing and returns NEED; more is read (the token moved to
  * the front of the buffer, which grows when it is full) and the token is
- * parsed again from its start.  Values are decoded in place, after their
- * tag is known to be whole: decoding never lengthens a value.  PAD NUL
+ * parsed again from its start.  Values are decoded (into dec, never in
+ * the buffer, which may be a read-only map) once their tag is known to be
+ * whole: decoding never lengthens a value.  PAD NUL
  * bytes always follow the data read (the buffer has them to spare), so
  * that the scans of names, blanks and values stop there by themselves,
  * and those that look at 8 bytes at a time never read past the buffer.
@@ -22,7 +23,7 @@
 #include "markup/markup.h"
 
 enum { OK = 0, NEED = 1, BAD = 2 };
-#define PAD 16
+#define PAD FOLD_XML_PAD
 
 /*
  * Where little-endian words and a count of trailing zeros are at hand,
@@ -109,9 +110,23 @@ fold_xml_init(struct fold_xml *x, int fd, const void *data, size_t n,
 }
 
 void
+fold_xml_whole(struct fold_xml *x, const char *data, size_t n)
+{
+	init_cls();
+	memset(x, 0, sizeof(*x));
+	x->fd = -1;
+	x->whole = 1;
+	x->buf = (char *)(uintptr_t)data;	/* never written: see fill() */
+	x->cap = x->end = n;
+	x->eof = 1;
+	x->line = 1;
+}
+
+void
 fold_xml_free(struct fold_xml *x)
 {
-	free(x->buf);
+	if (!x->whole)
+		free(x->buf);
 	free(x->attrs);
 	free(x->names);
 	free(x->dec);
@@ -155,9 +170,7 @@ fill(struct fold_xml *x)
 	if (x->eof)
 		return 0;
 	if (x->pos > 0) {
-		if (x->positional)
-			x->lpos = x->pos;	/* not kept across a jump */
-		else if (x->lpos < x->pos)
+		if (x->lpos < x->pos)
 			count_lines(x, x->pos);
 		x->lpos -= x->pos;
 		x->at = x->at > x->pos ? x->at - x->pos : 0;
@@ -196,13 +209,7 @@ fill(struct fold_xml *x)
 	 * would make a long token cost its length squared.
 	 */
 	while (room > 0) {
-		if (x->positional) {
-			r = pread(x->fd, x->buf + x->end, room,
-			    (off_t)x->rdoff);
-			if (r > 0)
-				x->rdoff += (uint64_t)r;
-		} else
-			r = read(x->fd, x->buf + x->end, room);
+		r = read(x->fd, x->buf + x->end, room);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -1282,17 +1289,11 @@ fold_xml_start(struct fold_xml *x, const char *tag, size_t n)
 }
 
 int
-fold_xml_jump(struct fold_xml *x, int fd, uint64_t off)
+fold_xml_jump(struct fold_xml *x, uint64_t off)
 {
-	if (x->err || x->pend)
+	if (x->err || x->pend || !x->whole || off > x->end)
 		return -1;
-	x->fd = fd;
-	x->positional = 1;
-	x->rdoff = off;
-	x->base = off;
-	x->pos = x->end = x->at = x->lpos = 0;
-	x->eof = 0;
-	memset(x->buf, 0, PAD);
+	x->pos = x->at = x->lpos = (size_t)off;
 	return 0;
 }
 

@@ -160,7 +160,6 @@ struct fold_xctrace_st {
 	int watch;			/* stopat, jumpto or cancel is set */
 	uint64_t stopat;		/* first: stop there, between rows */
 	uint64_t jumpto;		/* second: go on there after the schema */
-	int fd;				/* second: the input, read by pread */
 	int spec;			/* second: ids not seen are kept */
 	uint64_t jumpat;		/* second: where it jumped */
 	size_t dslack;			/* the id table's room (DENSE_SLACK) */
@@ -1494,6 +1493,8 @@ watch(struct fold_xctrace_st *st)
 	struct fold_xml *x = &st->xml;
 	uint64_t off = 0;
 	int between;
+	const char *rest;
+	size_t nrest;
 
 	if (st->spec) {
 		if ((++st->tick & 1023) == 0 &&
@@ -1509,8 +1510,11 @@ watch(struct fold_xctrace_st *st)
 		if (st->rows || st->nodes > 1)
 			return bad(st, "no schema before the first row");
 		if (between && st->schema) {
-			if (fold_xml_jump(x, st->fd, st->jumpto) < 0)
+			if (fold_xml_jump(x, st->jumpto) < 0)
 				return bad(st, "cannot jump");
+			/* its part, read in by this thread */
+			rest = fold_xml_peek(x, &nrest);
+			fold_populate(rest, nrest);
 			st->rows = 1;	/* as the first reader will be */
 			st->jumpat = st->jumpto;
 			st->jumpto = 0;
@@ -1598,18 +1602,15 @@ second_run(void *arg)
 	return NULL;
 }
 
-/* The end of a "</row>" followed by blanks and "<row>" in the window
- * from off, or 0. */
+/* The end of a "</row>" followed by blanks and "<row>" in the window of
+ * data[0..n) from off, or 0. */
 static uint64_t
-row_boundary(int fd, uint64_t off)
+row_boundary(const char *data, size_t n, size_t off)
 {
-	char *w = xmalloc(SPLIT_WINDOW);
-	ssize_t n = pread(fd, w, SPLIT_WINDOW, (off_t)off);
-	uint64_t at = 0;
-	char *p = w, *e;
+	const char *p = data + off, *e;
 	size_t i;
 
-	e = n > 0 ? w + n : w;
+	e = n - off > SPLIT_WINDOW ? p + SPLIT_WINDOW : data + n;
 	while (e - p >= 11 && (p = memchr(p, '<', (size_t)(e - p))) != NULL) {
 		if (e - p < 11)
 			break;
@@ -1617,53 +1618,42 @@ row_boundary(int fd, uint64_t off)
 			for (i = 6; p + i < e && (p[i] == '\n' ||
 			    p[i] == ' ' || p[i] == '\t' || p[i] == '\r'); i++)
 				;
-			if (e - (p + i) >= 5 && memcmp(p + i, "<row>", 5) == 0) {
-				at = off + (uint64_t)(p + 6 - w);
-				break;
-			}
+			if (e - (p + i) >= 5 && memcmp(p + i, "<row>", 5) == 0)
+				return (uint64_t)(p + 6 - data);
 		}
 		p++;
 	}
-	free(w);
-	return at;
+	return 0;
 }
 
-/* The second reader, started on fd, or NULL (one reader). */
+/* The second reader of the mapped input pm, or NULL (one reader). */
 static struct second *
-split(struct fold_xctrace_st *st, int fd)
+split(struct fold_xctrace_st *st, const struct fold_padded *pm)
 {
 	struct second *b;
-	struct stat sb;
-	off_t start;
 	uint64_t mid;
 	unsigned fl = st->flags;
 
-	if ((fl & (FOLD_XCTRACE_WEIGHT | FOLD_XCTRACE_PID |
-	    FOLD_XCTRACE_TID | FOLD_XCTRACE_ONE)) ||
-	    fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) ||
-	    (start = lseek(fd, 0, SEEK_CUR)) < 0 || sb.st_size <= start)
+	if (fl & (FOLD_XCTRACE_WEIGHT | FOLD_XCTRACE_PID | FOLD_XCTRACE_TID |
+	    FOLD_XCTRACE_ONE))
 		return NULL;
-	if (!(fl & FOLD_XCTRACE_TWO) &&
-	    ((uint64_t)(sb.st_size - start) < SPLIT_MIN ||
+	if (!(fl & FOLD_XCTRACE_TWO) && (pm->n < SPLIT_MIN ||
 	    sysconf(_SC_NPROCESSORS_ONLN) < 2))
 		return NULL;
 	/* the first reader has the merge and the output after its part */
-	mid = row_boundary(fd, (uint64_t)start +
-	    (uint64_t)(sb.st_size - start) / 100 * SPLIT_PERCENT);
-	if (mid == 0)
+	if ((mid = row_boundary(pm->data, pm->n,
+	    pm->n / 100 * SPLIT_PERCENT)) == 0)
 		return NULL;
 	b = xcalloc(1, sizeof(*b));
 	b->st = xcalloc(1, sizeof(*b->st));
 	st_init(b->st, fl | FOLD_XCTRACE_QUIET);
 	b->st->name = st->name;
 	b->st->spec = 1;
-	b->st->fd = fd;
 	b->st->watch = 1;
 	b->st->jumpto = mid;
 	b->st->cancel = &b->cancel;
 	atomic_init(&b->cancel, 0);
-	fold_xml_init(&b->st->xml, -1, NULL, 0, 0);
-	(void)fold_xml_jump(&b->st->xml, fd, (uint64_t)start);
+	fold_xml_whole(&b->st->xml, pm->data, pm->n);
 	if (pthread_create(&b->thr, NULL, second_run, b) != 0) {
 		fold_xml_free(&b->st->xml);
 		st_free(b->st);
@@ -1671,7 +1661,7 @@ split(struct fold_xctrace_st *st, int fd)
 		return NULL;
 	}
 	st->watch = 1;
-	st->stopat = mid - (uint64_t)start;
+	st->stopat = mid;
 	return b;
 }
 
@@ -1797,7 +1787,9 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 	struct second *b = NULL;
 	int r = 0, f, refused = 0;
 	unsigned long long line = 0;
+	struct fold_padded pm;
 
+	memset(&pm, 0, sizeof(pm));
 	st->name = name;
 	st->why[0] = '\0';
 	st->skip = 0;
@@ -1807,9 +1799,15 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 	st->nframes = 0;
 	st->nbt = 0;
 	id_reset(st);
-	fold_xml_init(x, fd, data, n, chunk);
-	if (data == NULL && fd >= 0)
-		b = split(st, fd);
+	/* a regular file is read in place, a map (no copy into a buffer) */
+	if (data == NULL && fd >= 0 &&
+	    fold_map_padded(fd, FOLD_XML_PAD, &pm) == 0) {
+		fold_xml_whole(x, pm.data, pm.n);
+		b = split(st, &pm);
+		/* this reader's part read in now, not a page fault at a time */
+		fold_populate(pm.data, b != NULL ? (size_t)st->stopat : pm.n);
+	} else
+		fold_xml_init(x, fd, data, n, chunk);
 	f = pump(st);
 	if (b != NULL) {
 		if (second_end(st, b, f == P_STOP))
@@ -1833,6 +1831,7 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 		refused = 1;
 	}
 	fold_xml_free(x);
+	fold_unmap_padded(&pm);
 	if (r < 0) {
 		if (line > 0)
 			fold_warn("%s:%llu: %s", name, line, st->why);
