@@ -49,6 +49,13 @@ $(BUILD)/obj/lib/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
+# The XML reader and the xctrace collapser, which read the largest text
+# inputs: -O3 took 5% off their CPU time on the 200k-row export (O2 and O3
+# interleaved, best of 21, 2026-11-28).  HOTOPT= leaves them at CFLAGS.
+HOTOPT ?= -O3
+$(BUILD)/obj/lib/markup/xml.o $(BUILD)/obj/lib/xctrace/xctrace.o: \
+    ALL_CFLAGS += $(HOTOPT)
+
 $(BUILD)/obj/cmd/%.o: cmd/%.c $(LIBHDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<

@@ -61,25 +61,27 @@ int fold_open_arg(const char *arg, const char **name);
 unsigned char *fold_load(int fd, const char *name, size_t *n, int *mapped);
 void fold_unload(unsigned char *p, size_t n, int mapped);
 /*
- * A regular file mapped to be read in place, from where fd stands to its
- * end, data[0..n) (off: the file offset of data[0]), with at least pad
- * bytes (at most a page) of zeros after it: an anonymous page follows the
- * file's last.  The descriptor moves to the end, as a reader's would.  0,
- * or -1 (nothing done) when fd is not a regular file, is at its end or
- * cannot be mapped.  The data stays valid until fold_unmap_padded().
+ * Regular file fd mapped to be read in place from where fd stands (moved
+ * to the end), data[0..n) (off: its file offset), pad (<= a page) zero
+ * bytes after it: 0, or -1 if it is not a regular file or cannot be.
+ * fold_window_at(): a reader reading data[from..end) at offset at, the
+ * pages ahead read in (8 MB ahead, 4 MB at a time, in one call where the
+ * system can: fold_populate()) and those behind given back (MADV_DONTNEED;
+ * read again, they come back from the file): memory does not grow with it.
  */
 struct fold_padded {
 	const char *data;
-	size_t n;
+	size_t n, maplen;	/* maplen, map: private */
 	uint64_t off;
-	void *map;		/* private */
-	size_t maplen;
+	void *map;
 };
 int fold_map_padded(int fd, size_t pad, struct fold_padded *m);
 void fold_unmap_padded(struct fold_padded *m);
-/* The pages of a map [p, p + n) read in now, in one call where the system
- * can (madvise MADV_POPULATE_READ), not a page fault at a time. */
 void fold_populate(const void *p, size_t n);
+struct fold_window { size_t filled, dropped, end; };	/* offsets */
+void fold_window_init(struct fold_window *w, size_t from, size_t end);
+void fold_window_at(const struct fold_padded *m, struct fold_window *w,
+    size_t at);
 /*
  * Make the pages of [p, p + n) resident now, many in one call (mlock,
  * munlock): where a page fault is dear (a virtual machine: ~10 us each) a

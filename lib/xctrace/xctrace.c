@@ -156,6 +156,12 @@ struct fold_xctrace_st {
 	size_t ntouched, tcap;
 	uint64_t psent;			/* this input: rows not folded */
 
+	/* a mapped input: the pages this reader reads read in ahead and
+	 * given back behind it, between rows */
+	const struct fold_padded *pm;
+	struct fold_window win;
+	unsigned rowtick;
+
 	/* the two readers (see split()) */
 	int watch;			/* stopat, jumpto or cancel is set */
 	uint64_t stopat;		/* first: stop there, between rows */
@@ -1069,6 +1075,15 @@ static int on_start(struct fold_xctrace_st *st);
  * on_end() would do with them, without their events.  1: one taken; 0:
  * none (fold_xml_next() reads on); -1: an error (why set).
  */
+static void
+window_at(struct fold_xctrace_st *st)
+{
+	uint64_t off;
+
+	if (fold_xml_tell(&st->xml, &off))
+		fold_window_at(st->pm, &st->win, (size_t)off);
+}
+
 static int
 fast(struct fold_xctrace_st *st)
 {
@@ -1081,6 +1096,8 @@ fast(struct fold_xctrace_st *st)
 
 	switch (c->kind) {
 	case K_NODE:
+		if (st->pm != NULL && (++st->rowtick & 255) == 0)
+			window_at(st);
 		if ((n = row_fast(st)) != 0)
 			return n;
 		/* a row and the blanks before it (no TEXT used in a node) */
@@ -1493,8 +1510,6 @@ watch(struct fold_xctrace_st *st)
 	struct fold_xml *x = &st->xml;
 	uint64_t off = 0;
 	int between;
-	const char *rest;
-	size_t nrest;
 
 	if (st->spec) {
 		if ((++st->tick & 1023) == 0 &&
@@ -1512,9 +1527,10 @@ watch(struct fold_xctrace_st *st)
 		if (between && st->schema) {
 			if (fold_xml_jump(x, st->jumpto) < 0)
 				return bad(st, "cannot jump");
-			/* its part, read in by this thread */
-			rest = fold_xml_peek(x, &nrest);
-			fold_populate(rest, nrest);
+			/* its part from here, read in by this thread */
+			fold_window_init(&st->win, (size_t)st->jumpto,
+			    st->pm->n);
+			fold_window_at(st->pm, &st->win, (size_t)st->jumpto);
 			st->rows = 1;	/* as the first reader will be */
 			st->jumpat = st->jumpto;
 			st->jumpto = 0;
@@ -1654,6 +1670,7 @@ split(struct fold_xctrace_st *st, const struct fold_padded *pm)
 	b->st->cancel = &b->cancel;
 	atomic_init(&b->cancel, 0);
 	fold_xml_whole(&b->st->xml, pm->data, pm->n);
+	b->st->pm = pm;
 	if (pthread_create(&b->thr, NULL, second_run, b) != 0) {
 		fold_xml_free(&b->st->xml);
 		st_free(b->st);
@@ -1804,16 +1821,21 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 	    fold_map_padded(fd, FOLD_XML_PAD, &pm) == 0) {
 		fold_xml_whole(x, pm.data, pm.n);
 		b = split(st, &pm);
-		/* this reader's part read in now, not a page fault at a time */
-		fold_populate(pm.data, b != NULL ? (size_t)st->stopat : pm.n);
+		/* this reader's part */
+		st->pm = &pm;
+		fold_window_init(&st->win, 0,
+		    b != NULL ? (size_t)st->stopat : pm.n);
+		fold_window_at(&pm, &st->win, 0);
 	} else
 		fold_xml_init(x, fd, data, n, chunk);
 	f = pump(st);
 	if (b != NULL) {
 		if (second_end(st, b, f == P_STOP))
 			f = P_END;
-		else if (f == P_STOP || f == P_PASSED)
+		else if (f == P_STOP || f == P_PASSED) {
+			st->win.end = pm.n;	/* all of it now */
 			f = pump(st);
+		}
 	}
 	(void)f;
 	if (st->why[0] != '\0') {
@@ -1831,6 +1853,7 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 		refused = 1;
 	}
 	fold_xml_free(x);
+	st->pm = NULL;
 	fold_unmap_padded(&pm);
 	if (r < 0) {
 		if (line > 0)
