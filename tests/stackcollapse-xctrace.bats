@@ -260,6 +260,15 @@ halves() {
 		# two files, and the same file twice: summed
 		both "$T/g.xml" "$D/nodes.xml" "$T/g.xml"
 	done
+	# four times: the stacks the second readers counted (the same ones
+	# four times over, summed at the output) sorted by a thread of their
+	# own (4096 or more of them)
+	both "$T/g.xml" "$T/g.xml" "$T/g.xml" "$T/g.xml"
+	if command -v strace > /dev/null && [ -z "${FOLDKIT_SAN:-}" ]; then
+		FOLDKIT_XCTRACE_THREADS=2 strace -f -e trace=clone,clone3 -o "$T/tr" \
+		    "$BIN/stackcollapse-xctrace" -q "$T/g.xml" "$T/g.xml" "$T/g.xml" "$T/g.xml" > /dev/null
+		[ "$(grep -c 'clone3\{0,1\}(' "$T/tr")" -eq 5 ] || fail "threads: $(cat "$T/tr")"
+	fi
 	halves "$T/g.xml"
 	# standard input redirected from the file, and through a pipe (one
 	# reader)

@@ -35,7 +35,7 @@ key8(struct fold_str s, size_t d)
 static void
 radix64(struct rec *a, struct rec *tmp, size_t n)
 {
-	static size_t cnt[8][256];
+	size_t cnt[8][256];	/* (not static: threads sort at once) */
 	struct rec *src = a, *dst = tmp, *sw;
 	size_t i, sum, c;
 	int b;

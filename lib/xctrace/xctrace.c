@@ -154,6 +154,13 @@ struct fold_xctrace_st {
 	size_t ncap, pcap;
 	uint32_t *touched;
 	size_t ntouched, tcap;
+	/* stacks a second reader counted, in these frames, not interned:
+	 * added to the stacks at the output (sorted with them) */
+	uint32_t *xseq;			/* their frames, root first */
+	size_t nxseq, xseqcap;
+	struct pend { size_t at, len; uint64_t n; } *pend;
+	size_t npend, pendcap;
+	size_t npend0, nxseq0;		/* at the start of this input */
 	uint64_t psent;			/* this input: rows not folded */
 
 	/* a mapped input: the pages this reader reads read in ahead and
@@ -660,6 +667,10 @@ settle(struct fold_xctrace_st *st, int keep)
 			st->pw[k] = 0;
 	}
 	st->ntouched = 0;
+	if (!keep) {		/* and the stacks of a second reader */
+		st->npend = st->npend0;
+		st->nxseq = st->nxseq0;
+	}
 	if (keep && st->psent > 0 && !(st->flags & FOLD_XCTRACE_QUIET))
 		fold_warn("%s: %llu row%s without a backtrace (<sentinel/> or "
 		    "empty) not counted", st->name,
@@ -1479,6 +1490,8 @@ st_free(struct fold_xctrace_st *st)
 	free(st->pn);
 	free(st->pw);
 	free(st->touched);
+	free(st->xseq);
+	free(st->pend);
 	free(st->extid);
 	free(st->extkind);
 	free(st->extn);
@@ -1682,18 +1695,14 @@ split(struct fold_xctrace_st *st, const struct fold_padded *pm)
 	return b;
 }
 
-/* The second half's sums into the first's: 0 (a sum too large leaves why
- * set), or -1 when the halves do not fit together (nothing changed). */
-#define MERGE_BATCH 32
-
+/* The second half's sums into the first's (its stacks in the first's
+ * frames, kept apart for the output): 0 (a sum too large leaves why set),
+ * or -1 when the halves do not fit together (nothing changed). */
 static int
 merge(struct fold_xctrace_st *a, struct fold_xctrace_st *b)
 {
-	size_t at[MERGE_BATCH + 1], nb, k;
-	uint64_t h[MERGE_BATCH];
 	size_t nf = fold_intern_count(&b->frames), i, j, m;
-	uint32_t *extv, *f2a, *seq = NULL, e, v, key;
-	size_t seqcap = 0;
+	uint32_t *extv, *f2a, e, v;
 	struct fold_str t;
 	int r = 0;
 
@@ -1725,38 +1734,23 @@ merge(struct fold_xctrace_st *a, struct fold_xctrace_st *b)
 		t = fold_intern_str(&b->frames, (uint32_t)i);
 		f2a[i] = fold_intern(&a->frames, t.s, t.len, NULL);
 	}
-	/*
-	 * The second half's stacks in the first's frames, interned there: in
-	 * batches, each stack's slot fetched before it is looked at (a cache
-	 * miss each, else).
-	 */
-	for (i = 0; i < b->ntouched && r == 0; i += MERGE_BATCH) {
-		nb = b->ntouched - i < MERGE_BATCH ? b->ntouched - i :
-		    MERGE_BATCH;
-		for (k = 0, m = 0; k < nb; k++) {
-			t = fold_intern_str(&b->stacks, b->touched[i + k]);
-			fold_grow(&seq, &seqcap, m + t.len / sizeof(*seq) + 1,
-			    sizeof(*seq));
-			at[k] = m;
-			for (j = 0; j < t.len / sizeof(v); j++) {
-				memcpy(&v, t.s + j * sizeof(v), sizeof(v));
-				seq[m++] = (v & EXTBIT) ? extv[v & ~EXTBIT] :
-				    f2a[v];
-			}
-			at[k + 1] = m;
-			h[k] = fold_hash(seq + at[k],
-			    (at[k + 1] - at[k]) * sizeof(*seq));
-			fold_intern_prefetch(&a->stacks, h[k]);
+	/* the second half's stacks in the first's frames, kept apart */
+	for (i = 0; i < b->ntouched; i++) {
+		t = fold_intern_str(&b->stacks, b->touched[i]);
+		m = t.len / sizeof(v);
+		fold_grow(&a->xseq, &a->xseqcap, a->nxseq + m + 1,
+		    sizeof(*a->xseq));
+		fold_grow(&a->pend, &a->pendcap, a->npend + 1,
+		    sizeof(*a->pend));
+		for (j = 0; j < m; j++) {
+			memcpy(&v, t.s + j * sizeof(v), sizeof(v));
+			a->xseq[a->nxseq + j] = (v & EXTBIT) ?
+			    extv[v & ~EXTBIT] : f2a[v];
 		}
-		for (k = 0; k < nb; k++)
-			fold_intern_prefetch_str(&a->stacks, h[k]);
-		for (k = 0; k < nb && r == 0; k++) {
-			key = fold_intern_h(&a->stacks,
-			    (const char *)(seq + at[k]),
-			    (at[k + 1] - at[k]) * sizeof(*seq), h[k], NULL);
-			r = tally(a, key, b->pn[b->touched[i + k]],
-			    b->pn[b->touched[i + k]]);	/* (no weights) */
-		}
+		a->pend[a->npend].at = a->nxseq;
+		a->pend[a->npend].len = m;
+		a->pend[a->npend++].n = b->pn[b->touched[i]];
+		a->nxseq += m;
 	}
 	for (i = 0; i < b->next && r == 0; i++) {
 		if (b->extn[i] == 0)
@@ -1770,7 +1764,6 @@ merge(struct fold_xctrace_st *a, struct fold_xctrace_st *b)
 	a->nodes += b->nodes - 1;
 	a->nframes += b->nframes;
 	a->named |= b->named;
-	free(seq);
 	free(f2a);
 	free(extv);
 	(void)r;
@@ -1815,6 +1808,8 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 	st->refused = 0;
 	st->nframes = 0;
 	st->nbt = 0;
+	st->npend0 = st->npend;
+	st->nxseq0 = st->nxseq;
 	id_reset(st);
 	/* a regular file is read in place, a map (no copy into a buffer) */
 	if (data == NULL && fd >= 0 &&
@@ -2035,10 +2030,11 @@ struct lines {
 	size_t nseq;
 };
 
+/* A line: root frame root (NONE: none), then the frames of s (uint32_t
+ * ids, root first), then v. */
 static void
-put_line(struct lines *l, uint32_t root, uint32_t sid, uint64_t v)
+put_line(struct lines *l, uint32_t root, struct fold_str s, uint64_t v)
 {
-	struct fold_str s = fold_intern_str(&l->st->stacks, sid);
 	const size_t *to = l->to;
 	size_t nfr = s.len / sizeof(uint32_t), i, j, k, n = 24 + 16, c = 0;
 	size_t pb = 0;
@@ -2110,40 +2106,40 @@ put_line(struct lines *l, uint32_t root, uint32_t sid, uint64_t v)
 	l->nseq = nfr;
 }
 
-/* The lines in the order of ids. */
-static void
-put_lines(const struct fold_xctrace_st *st, const uint32_t *ids,
-    const uint32_t *kid, const uint64_t *sums, size_t m)
-{
-	size_t nf = fold_intern_count(&st->frames), i, *to;
-	uint32_t root, sid;
-	char *tx;
-	struct lines l;
+/*
+ * The lines: the keys counted, each a stack (sid, of st->stacks; with a
+ * root frame with --pid or --tid) or a stack a second reader counted (of
+ * st->pend), as strings of ranks, sorted; equal ones (the same stack
+ * counted by both readers, or in several inputs) are one line.
+ */
+struct key {
+	uint32_t root, sid;		/* sid: a stack, or pend[sid - nst] */
+	uint64_t n;
+};
+struct keyset {
+	const struct fold_xctrace_st *st;
+	const uint32_t *rank;
+	struct key *k;
+	size_t n, nst;			/* keys; stacks before the pending */
+	struct fold_str *ks;		/* their strings of ranks */
+	uint32_t *ids;			/* sorted */
+	unsigned char *rb;
+};
 
-	to = xmalloc((nf + 1) * sizeof(*to));
-	for (i = 0, to[0] = 0; i < nf; i++)
-		to[i + 1] = to[i] + fold_intern_str(&st->frames,
-		    (uint32_t)i).len + 1;
-	tx = xmalloc(to[nf] + 16);
-	for (i = 0; i < nf; i++)
-		memcpy(tx + to[i], fold_intern_str(&st->frames, (uint32_t)i).s,
-		    to[i + 1] - to[i] - 1);
-	for (i = 0; i < nf; i++)
-		tx[to[i + 1] - 1] = ';';
-	memset(tx + to[nf], 0, 16);
-	memset(&l, 0, sizeof(l));
-	for (i = 0; i < nf; i++)
-		if (to[i + 1] - to[i] > l.maxf)
-			l.maxf = to[i + 1] - to[i];
-	l.st = st;
-	l.tx = tx;
-	l.to = to;
-	for (i = 0; i < m; i++) {
-		key_of(st, kid[ids[i]], &root, &sid);
-		put_line(&l, root, sid, sums[ids[i]]);
-	}
-	free(tx);
-	free(to);
+/* key k's frames */
+static struct fold_str
+key_stack(const struct keyset *ks, const struct key *k)
+{
+	const struct fold_xctrace_st *st = ks->st;
+	const struct pend *pd;
+	struct fold_str s;
+
+	if (k->sid < ks->nst)
+		return fold_intern_str(&st->stacks, k->sid);
+	pd = &st->pend[k->sid - ks->nst];
+	s.s = (const char *)(st->xseq + pd->at);
+	s.len = pd->len * sizeof(uint32_t);
+	return s;
 }
 
 /* rank r at p, big-endian */
@@ -2162,58 +2158,155 @@ put_rank(unsigned char *p, uint32_t r)
 #endif
 }
 
+/* The strings of ranks of the keys of ks, and their order. */
+static void *
+sort_keys(void *arg)
+{
+	struct keyset *ks = arg;
+	struct fold_str s;
+	size_t i, j, nfr, rn = 0;
+	unsigned char *p;
+	uint32_t fr;
+
+	for (i = 0; i < ks->n; i++)
+		rn += key_stack(ks, &ks->k[i]).len +
+		    (ks->k[i].root != NONE ? 4 : 0);
+	ks->rb = p = xmalloc(rn + 1);
+	ks->ks = xmalloc((ks->n + 1) * sizeof(*ks->ks));
+	ks->ids = xmalloc((ks->n + 1) * sizeof(*ks->ids));
+	for (i = 0; i < ks->n; i++) {
+		s = key_stack(ks, &ks->k[i]);
+		nfr = s.len / sizeof(uint32_t);
+		ks->ks[i].s = (const char *)p;
+		if (ks->k[i].root != NONE) {
+			put_rank(p, ks->rank[2 * ks->k[i].root + 1]);
+			p += 4;
+		}
+		for (j = 0; j < nfr; j++, p += 4) {
+			memcpy(&fr, s.s + j * sizeof(fr), sizeof(fr));
+			put_rank(p, ks->rank[2 * fr + (j + 1 < nfr)]);
+		}
+		ks->ks[i].len = (size_t)(p - (const unsigned char *)ks->ks[i].s);
+		ks->ids[i] = (uint32_t)i;
+	}
+	fold_sort_strs(ks->ids, ks->n, ks->ks);
+	return NULL;
+}
+
+static void
+free_keys(struct keyset *ks)
+{
+	free(ks->k);
+	free(ks->ks);
+	free(ks->ids);
+	free(ks->rb);
+}
+
+/* Frame texts followed by ';' for put_line(). */
+static void
+frame_texts(const struct fold_xctrace_st *st, struct lines *l)
+{
+	size_t nf = fold_intern_count(&st->frames), i, *to;
+	char *tx;
+
+	to = xmalloc((nf + 1) * sizeof(*to));
+	for (i = 0, to[0] = 0; i < nf; i++)
+		to[i + 1] = to[i] + fold_intern_str(&st->frames,
+		    (uint32_t)i).len + 1;
+	tx = xmalloc(to[nf] + 16);
+	for (i = 0; i < nf; i++)
+		memcpy(tx + to[i], fold_intern_str(&st->frames, (uint32_t)i).s,
+		    to[i + 1] - to[i] - 1);
+	for (i = 0; i < nf; i++)
+		tx[to[i + 1] - 1] = ';';
+	memset(tx + to[nf], 0, 16);
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < nf; i++)
+		if (to[i + 1] - to[i] > l->maxf)
+			l->maxf = to[i + 1] - to[i];
+	l->st = st;
+	l->tx = tx;
+	l->to = to;
+}
+
+/* Keys below this many: no second thread for the pending ones. */
+#define KEYS_THREAD 4096
+
 void
 fold_xctrace_print(struct fold_xctrace *xc)
 {
 	struct fold_xctrace_st *st = xc->st;
-	struct fold_str *keys, s;
-	uint64_t *sums, v;
-	size_t k, i, nfr, m = 0, nkeys = st->ncap, rn = 0;
-	uint32_t *ids, *rank, *kid, root, sid, fr;
-	unsigned char *rb, *p;
-	int weight = (st->flags & FOLD_XCTRACE_WEIGHT) != 0;
+	struct keyset a, b;
+	struct key *k;
+	struct fold_str ka, kb;
+	struct lines l;
+	uint64_t v;
+	size_t i, j, nst = fold_intern_count(&st->stacks);
+	uint32_t *rank, root, sid;
+	pthread_t thr;
+	int weight = (st->flags & FOLD_XCTRACE_WEIGHT) != 0, c, th = 0;
 
 	rank = frame_ranks(st);
-	/* the keys counted, and the room for their strings of ranks */
-	kid = xmalloc((nkeys + 1) * sizeof(*kid));
-	for (k = 0; k < nkeys; k++) {
-		v = weight ? st->w[k] : st->n[k];
+	memset(&a, 0, sizeof(a));
+	a.st = st;
+	a.rank = rank;
+	a.nst = nst;
+	b = a;
+	/* the keys counted, and the stacks a second reader counted */
+	a.k = xmalloc((st->ncap + 1) * sizeof(*a.k));
+	for (i = 0; i < st->ncap; i++) {
+		v = weight ? st->w[i] : st->n[i];
 		if (v == 0)
 			continue;
-		key_of(st, k, &root, &sid);
-		rn += fold_intern_str(&st->stacks, sid).len +
-		    (root != NONE ? 4 : 0);
-		kid[m++] = (uint32_t)k;
+		key_of(st, i, &root, &sid);
+		a.k[a.n].root = root;
+		a.k[a.n].sid = sid;
+		a.k[a.n++].n = v;
 	}
-	rb = p = xmalloc(rn + 1);
-	keys = xmalloc((m + 1) * sizeof(*keys));
-	sums = xmalloc((m + 1) * sizeof(*sums));
-	ids = xmalloc((m + 1) * sizeof(*ids));
-	for (k = 0; k < m; k++) {
-		key_of(st, kid[k], &root, &sid);
-		s = fold_intern_str(&st->stacks, sid);
-		nfr = s.len / sizeof(uint32_t);
-		keys[k].s = (const char *)p;
-		if (root != NONE) {
-			put_rank(p, rank[2 * root + 1]);
-			p += 4;
-		}
-		for (i = 0; i < nfr; i++, p += 4) {
-			memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
-			put_rank(p, rank[2 * fr + (i + 1 < nfr)]);
-		}
-		keys[k].len = (size_t)(p - (const unsigned char *)keys[k].s);
-		sums[k] = weight ? st->w[kid[k]] : st->n[kid[k]];
-		ids[k] = (uint32_t)k;
+	b.k = xmalloc((st->npend + 1) * sizeof(*b.k));
+	for (i = 0; i < st->npend; i++) {
+		if (st->pend[i].n == 0)
+			continue;
+		b.k[b.n].root = NONE;
+		b.k[b.n].sid = (uint32_t)(nst + i);
+		b.k[b.n++].n = st->pend[i].n;
 	}
+	if (b.n >= KEYS_THREAD &&
+	    pthread_create(&thr, NULL, sort_keys, &b) == 0)
+		th = 1;
+	else
+		(void)sort_keys(&b);
+	(void)sort_keys(&a);
+	if (th)
+		pthread_join(thr, NULL);
 	free(rank);
-	fold_sort_strs(ids, m, keys);
-	put_lines(st, ids, kid, sums, m);
-	free(ids);
-	free(kid);
-	free(sums);
-	free(keys);
-	free(rb);
+	/* both in order, each key once, its counts summed (rows: no sum
+	 * comes near 2^64) */
+	frame_texts(st, &l);
+	for (i = j = 0; i < a.n || j < b.n;) {
+		if (j == b.n)
+			c = -1;
+		else if (i == a.n)
+			c = 1;
+		else {
+			ka = a.ks[a.ids[i]];
+			kb = b.ks[b.ids[j]];
+			c = fold_strcmp(ka, kb);
+		}
+		k = c <= 0 ? &a.k[a.ids[i++]] : &b.k[b.ids[j++]];
+		v = k->n;
+		if (c == 0)
+			v += b.k[b.ids[j++]].n;
+		/* the same stack in several inputs' pending ones */
+		while (c >= 0 && j < b.n &&
+		    fold_strcmp(b.ks[b.ids[j - 1]], b.ks[b.ids[j]]) == 0)
+			v += b.k[b.ids[j++]].n;
+		put_line(&l, k->root, key_stack(&a, k), v);
+	}
+	free((void *)l.tx);
+	free((void *)l.to);
+	free_keys(&a);
+	free_keys(&b);
 }
 
 int
