@@ -71,6 +71,30 @@ best_of() {
 	echo "$bw $bk $bc"
 }
 
+# best_pair INPUT N CMD1... -- CMD2...: the two commands run in turn, N
+# times each (stdin from INPUT, stdout to /dev/null), so that both see the
+# same moments of a host whose speed drifts (ours do, by 2x over minutes):
+# "WALL1 RSS1 CPU1 WALL2 RSS2 CPU2", each the best of its N.  (The words
+# of the commands are split again: no blanks in their paths.)
+best_pair() {
+	bp_in=$1 bp_n=$2
+	shift 2
+	bp_a= bp_b=
+	for bp_x in "$@"; do
+		shift
+		[ "$bp_x" = -- ] && break
+		bp_a="$bp_a $bp_x"
+	done
+	bp_b="$*"
+	for bp_r in $(seq "$bp_n"); do
+		echo "a $(./runstat "$bp_in" $bp_a)"
+		echo "b $(./runstat "$bp_in" $bp_b)"
+	done | awk '{
+		if (!($1 in w) || $2 < w[$1]) { w[$1] = $2; k[$1] = $3 }
+		if (!($1 in c) || $5 < c[$1]) c[$1] = $5
+	} END { print w["a"], k["a"], c["a"], w["b"], k["b"], c["b"] }'
+}
+
 # cmd_best CMD...: best_of with no input.
 cmd_best() {
 	best_of /dev/null "$@"

@@ -10,7 +10,8 @@
 # (Thread_N_2, ...) so that every copy's stacks are new: 86 MB, 615k lines,
 # 118k distinct stacks, the shape of a long sample of a busy process.  Both
 # tools read the file and write to /dev/null; best of $runs runs, wall and
-# CPU (user + system) from runstat.  Where inferno is right the stacks are
+# CPU (user + system) from runstat; against inferno, the two in turn
+# (best_pair), best of $BENCH_PAIR_RUNS (11) each.  Where inferno is right the stacks are
 # the same (tests/stackcollapse-sample.bats checks it on the capture).
 sm_src=
 for d in ${FOLDKIT_MACOS:-} "$top/../shared/conformance/macos/sample" \
@@ -30,7 +31,13 @@ sm_row() {
 		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU  %7.1f MB RSS  (%.1f MB)\n",
 		    "S", "stackcollapse-sample", n, w, c, k / 1024, s / 1e6 }'
 	[ -n "$sm_peer" ] || return 0
-	set -- "$@" $(best_of "$2" "$sm_peer")
+	# ours again, in turn with inferno's (the host's speed drifts)
+	set -- "$1" "$2" $(best_pair "$2" "${BENCH_PAIR_RUNS:-11}" \
+	    "$bin/stackcollapse-sample" -q -- "$sm_peer")
+	awk -v w="$3" -v c="$5" 'BEGIN {
+		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU\n",
+		    "S", "stackcollapse-sample", "in turn with inferno:", w, c }'
+	set -- "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8"
 	awk -v w="$6" -v k="$7" -v c="$8" -v ow="$3" -v oc="$5" -v n="$1" 'BEGIN {
 		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU  %7.1f MB RSS\n",
 		    "S", "inferno-collapse-sample", "same file (0.12.8)", w, c, k / 1024

@@ -9,7 +9,8 @@
 # threads, 4,000 functions in 40 binaries), every element written once
 # with id= and as ref= after, 7 backtraces in 10 refs to earlier ones;
 # 72 MB, 362 bytes a row.  Both sides read the file and write to
-# /dev/null; best of $runs runs, wall and CPU (user + system) from
+# /dev/null, in turn (best_pair: the host's speed drifts), best of
+# $BENCH_PAIR_RUNS (11) runs each, wall and CPU (user + system) from
 # runstat; the floor is the file read with read(2) and its line ends found
 # (tests/bench/floor.c), which any reader does.
 xcgen=$bin/../test/xctracegen
@@ -59,8 +60,13 @@ else
 		"$bin/stackcollapse-xctrace" -q "$xcin" > xc-ours.out
 		cmp -s xc-peer.out xc-ours.out || echo "xctrace: the stacks differ from inferno's!"
 		rm -f xc-peer.out xc-ours.out
-		set -- $(xc_best "$xcinferno" "$xcin")
-		pw=$1 pk=$2 pc=$3
+		# ours again, in turn with inferno's
+		set -- $(best_pair /dev/null "${BENCH_PAIR_RUNS:-11}" \
+		    "$bin/stackcollapse-xctrace" -q "$xcin" -- "$xcinferno" "$xcin")
+		ow=$1 oc=$3 pw=$4 pk=$5 pc=$6
+		awk -v w="$ow" -v c="$oc" 'BEGIN {
+			printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU\n",
+			    "X", "stackcollapse-xctrace", "in turn with inferno:", w, c }'
 		awk -v w="$pw" -v k="$pk" -v c="$pc" -v ow="$ow" -v oc="$oc" 'BEGIN {
 			printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU  %7.1f MB RSS\n",
 			    "X", "inferno-collapse-xctrace", "same file (0.12.8)", w, c, k / 1024
