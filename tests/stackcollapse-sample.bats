@@ -356,6 +356,47 @@ same3() {
 	[ "$status" -eq 1 ]
 }
 
+@test "a regular file is read in place (mapped, 4 MB read in ahead, given back behind): what a pipe gives" {
+	local f
+	awk 'NR == FNR { l[++n] = $0; next } END {
+		for (k = 1; k <= 5000; k++) for (i = 1; i <= n; i++) print l[i] }' \
+	    "$D/rules.txt" /dev/null > "$T/big.txt"
+	[ "$(wc -c < "$T/big.txt")" -gt $((9 << 20)) ]
+	for f in "$D"/*.txt "$T/big.txt"; do
+		for t in 1 2; do
+			FOLDKIT_SAMPLE_THREADS=$t sc "$f" > "$T/map.out" 2> "$T/map.err" || :
+			cat "$f" | FOLDKIT_SAMPLE_THREADS=$t sc > "$T/pipe.out" 2> "$T/pipe.err" || :
+			cmp "$T/map.out" "$T/pipe.out"
+			sed "s|<stdin>|$f|" "$T/pipe.err" | cmp - "$T/map.err"
+		done
+	done
+	# standard input read from before: read from where it stands
+	{ echo 'a line the shell read'; cat "$D/rules.txt"; } > "$T/shifted.txt"
+	sc < "$D/rules.txt" > "$T/want.out"
+	{ IFS= read -r line; sc > "$T/got.out"; } < "$T/shifted.txt"
+	cmp "$T/want.out" "$T/got.out"
+	# the pages behind given back (so memory does not grow with the file)
+	command -v strace > /dev/null && [ -z "${FOLDKIT_SAN:-}" ] || return 0
+	for t in 1 2; do
+		FOLDKIT_SAMPLE_THREADS=$t strace -f -e trace=madvise -o "$T/tr" \
+		    "$BIN/stackcollapse-sample" -q "$T/big.txt" > /dev/null
+		! grep -q 'MADV_POPULATE_READ) = -1' "$T/tr" || skip "no MADV_POPULATE_READ here"
+		# (given back in the map: between the first and last page read
+		# in; the threads' arenas are given back too)
+		awk '/MADV_(DONTNEED|POPULATE_READ)\) = 0/ {
+			a = $2; sub(/.*\(/, "", a); sub(",", "", a); sub(",", "", $3) }
+		    /MADV_POPULATE_READ\) = 0/ { p += $3
+			if (lo == "" || a < lo) lo = a; if (a > hi) hi = a }
+		    /MADV_DONTNEED\) = 0/ { d[a] = $3 }
+		    END { for (a in d) if (length(a) == length(lo) && a >= lo && a <= hi) s += d[a]
+			print s + 0, p + 0 }' "$T/tr" > "$T/back"
+		read -r back in < "$T/back"
+		n=$(wc -c < "$T/big.txt")
+		[ "$back" -ge $((4 << 20)) ] && [ "$back" -le "$n" ] && [ "$in" -eq "$n" ] ||
+			fail "$t threads: given back $back, read in $in of $n"
+	done
+}
+
 @test "two threads on small inputs too: several files, errors between them, cut reports, stdin" {
 	head -20 "$D/rules.txt" > "$T/cut.txt"
 	printf 'no report here\n' > "$T/none.txt"

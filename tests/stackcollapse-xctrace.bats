@@ -220,7 +220,7 @@ halves() {
 	n=$(wc -c < "$1")
 	FOLDKIT_XCTRACE_THREADS=2 strace -f -e trace=madvise -o "$T/tr" \
 	    "$BIN/stackcollapse-xctrace" -q "$1" > /dev/null
-	grep -q 'MADV_POPULATE_READ) = 0' "$T/tr" ||
+	! grep -q 'MADV_POPULATE_READ) = -1' "$T/tr" ||
 		skip "no MADV_POPULATE_READ here: $(grep POPULATE "$T/tr")"
 	# bytes read in by each thread, in the order they began
 	awk '/MADV_POPULATE_READ\) = 0/ { sub(",", "", $3)

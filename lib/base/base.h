@@ -64,7 +64,7 @@ void fold_unload(unsigned char *p, size_t n, int mapped);
  * Regular file fd mapped to be read in place from where fd stands (moved
  * to the end), data[0..n) (off: its file offset), pad (<= a page) zero
  * bytes after it: 0, or -1 if it is not a regular file or cannot be.
- * fold_window_at(): a reader reading data[from..end) at offset at, the
+ * fold_window_at(): a reader of data[from..end) (of n) at offset at, the
  * pages ahead read in (8 MB ahead, 4 MB at a time, in one call where the
  * system can: fold_populate()) and those behind given back (MADV_DONTNEED;
  * read again, they come back from the file): memory does not grow with it.
@@ -80,7 +80,7 @@ void fold_unmap_padded(struct fold_padded *m);
 void fold_populate(const void *p, size_t n);
 struct fold_window { size_t filled, dropped, end; };	/* offsets */
 void fold_window_init(struct fold_window *w, size_t from, size_t end);
-void fold_window_at(const struct fold_padded *m, struct fold_window *w,
+void fold_window_at(const char *data, size_t n, struct fold_window *w,
     size_t at);
 /*
  * Make the pages of [p, p + n) resident now, many in one call (mlock,
@@ -152,28 +152,24 @@ double fold_opt_pct(const char *opt, const char *arg);
 
 /*
  * Reads the files of a list in order ("-" or an empty list is stdin) with
- * read(2) into one buffer and hands out lines without copying.  A line is
- * valid until the next fold_in_line() call; it excludes the '\n' (a '\r'
- * before it is kept: callers decide).  A line longer than the buffer grows
- * the buffer, so lines of any length work; the buffer never shrinks.  A last
- * line without a newline is returned, with nonl set.
- *
- * A file that cannot be opened or read is reported ("prog: name: error"),
- * status becomes 1 and reading goes on with the next file.
- *
- * FOLD_IN_STREAM (the default): every line is dropped once used, and
- * files are read, never mapped (faulting the pages of a map in costs more
- * than read(2)'s copy into a buffer that stays in the cache: 70 against
- * 23 ms of CPU for a 95 MB file on our VM).  FOLD_IN_KEEP, for a caller
- * that keeps some lines: a regular file (stdin too) is mapped from its
- * offset, lines are handed out from the map without a copy (mapped is 1
- * while they are), and the caller calls fold_in_keep() after each line it
- * keeps: a kept line stays valid until fold_in_free() (so do the pages
- * before it); the pages behind the current line that hold no kept line are
- * unmapped as reading goes on, so memory does not grow with the file.
- * A file that cannot be mapped is read.  FOLD_IN_READ: never map.
+ * read(2) into one buffer and hands out lines without copying, valid until
+ * the next fold_in_line(), without the '\n' (a '\r' before it is kept).
+ * The buffer grows for a long line (never shrinks); a last line without a
+ * newline is returned, nonl set.  A file that cannot be opened or read is
+ * reported ("prog: name: error"), status 1, and the next file is read.
+ * FOLD_IN_STREAM (the default): every line is dropped once used; files are
+ * read, never mapped (a page fault each cost more than read(2)'s copy: 70
+ * against 23 ms of CPU for 95 MB on our VM).  FOLD_IN_WINDOW: the same, but
+ * a regular file (stdin too) is mapped and read through a fold_window (its
+ * pages read in 4 MB at a time, given back behind: no copy, no fault a
+ * page).  FOLD_IN_KEEP, for a caller that keeps some lines: a regular file
+ * is mapped, lines handed out from the map (mapped 1); after each line it
+ * keeps the caller calls fold_in_keep(): it stays valid until fold_in_free()
+ * (so do the pages before it); pages behind with no kept line are unmapped
+ * as reading goes on.  A file that cannot be mapped is read.  FOLD_IN_READ:
+ * never map.
  */
-enum { FOLD_IN_STREAM, FOLD_IN_KEEP, FOLD_IN_READ };
+enum { FOLD_IN_STREAM, FOLD_IN_KEEP, FOLD_IN_READ, FOLD_IN_WINDOW };
 struct fold_in {
 	char **files;		/* the list; NULL means stdin only */
 	int nfiles, next;	/* list length, index of the next to open */
@@ -193,6 +189,7 @@ struct fold_in {
 				   the end of the last line kept */
 	struct fold_map { void *p; size_t len; } *maps;	/* unmapped at free */
 	size_t nmaps, mapcap;
+	struct fold_window win;	/* FOLD_IN_WINDOW: of data[0..end) */
 	/* set by a caller that reports errors itself (from another thread,
 	 * in order): called instead of fold_in_warn() */
 	void (*onerr)(void *arg, const char *name, int err, int isread);

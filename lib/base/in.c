@@ -54,7 +54,8 @@ map_file(struct fold_in *in)
 	pg = sysconf(_SC_PAGESIZE);
 	base = pg > 0 ? off - off % pg : 0;
 #ifdef MAP_POPULATE
-	flags |= MAP_POPULATE;
+	if (in->map == FOLD_IN_KEEP)	/* (a window reads its pages in) */
+		flags |= MAP_POPULATE;
 #endif
 	p = mmap(NULL, (size_t)(st.st_size - base), PROT_READ, flags, in->fd,
 	    base);
@@ -71,6 +72,7 @@ map_file(struct fold_in *in)
 	in->eof = 1;
 	in->mapped = 1;
 	in->dropped = in->kept = in->pos;
+	fold_window_init(&in->win, in->pos, in->end);
 	return 1;
 }
 
@@ -110,6 +112,16 @@ drop_behind(struct fold_in *in)
 	fold_grow(&in->maps, &in->mapcap, in->nmaps + 1, sizeof(*in->maps));
 	in->maps[in->nmaps].p = b;	/* the rest */
 	in->maps[in->nmaps++].len = (size_t)(segend - b);
+}
+
+/* A map's pages behind the current line given back (or ahead read in) */
+static void
+behind(struct fold_in *in)
+{
+	if (in->map == FOLD_IN_WINDOW)
+		fold_window_at(in->data, in->end, &in->win, in->pos);
+	else
+		drop_behind(in);
 }
 
 void
@@ -153,14 +165,14 @@ open_next(struct fold_in *in)
 			in->fd = 0;
 			in->name = "<stdin>";
 			/* stdin redirected from a regular file is mapped too */
-			if (in->map == FOLD_IN_KEEP)
+			if (in->map == FOLD_IN_KEEP || in->map == FOLD_IN_WINDOW)
 				map_file(in);
 			return 1;
 		}
 		in->name = path;
 		in->fd = open(path, O_RDONLY);
 		if (in->fd >= 0) {
-			if (in->map == FOLD_IN_KEEP)
+			if (in->map == FOLD_IN_KEEP || in->map == FOLD_IN_WINDOW)
 				map_file(in);
 			return 1;
 		}
@@ -175,7 +187,7 @@ close_cur(struct fold_in *in)
 	if (in->fd > 0)
 		close(in->fd);
 	in->fd = -1;
-	if (in->mapped && in->map == FOLD_IN_STREAM) {
+	if (in->mapped && in->map != FOLD_IN_KEEP) {
 		in->nmaps--;
 		munmap(in->maps[in->nmaps].p, in->maps[in->nmaps].len);
 	}
@@ -237,7 +249,7 @@ fold_in_line(struct fold_in *in, const char **line, size_t *len)
 		} else
 			in->newfile = 0;
 		if (in->mapped)
-			drop_behind(in);
+			behind(in);
 		scanned = 0;
 		for (;;) {
 			nl = memchr(in->data + in->pos + scanned, '\n',
@@ -281,6 +293,8 @@ fold_in_take(struct fold_in *in, size_t n, unsigned long long nlines)
 	in->lineno += nlines;
 	if (nlines > 0)
 		in->newfile = 0;
+	if (in->mapped && in->map == FOLD_IN_WINDOW)
+		fold_window_at(in->data, in->end, &in->win, in->pos);
 }
 
 void

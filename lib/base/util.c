@@ -337,27 +337,26 @@ fold_window_init(struct fold_window *w, size_t from, size_t end)
 }
 
 void
-fold_window_at(const struct fold_padded *m, struct fold_window *w,
-    size_t at)
+fold_window_at(const char *data, size_t n, struct fold_window *w, size_t at)
 {
 	size_t pg, a, b;
 	long v;
 
-	if (at < w->dropped || at > m->n)
+	if (at < w->dropped || at > n)
 		return;
 	if (w->filled < w->end && w->filled < at + 2 * WINDOW_STEP) {
 		b = w->end - w->filled < WINDOW_STEP ? w->end :
 		    w->filled + WINDOW_STEP;
-		fold_populate(m->data + w->filled, b - w->filled);
+		fold_populate(data + w->filled, b - w->filled);
 		w->filled = b;
 	}
 	if (at - w->dropped < WINDOW_STEP)
 		return;
 	/* the whole pages behind at */
 	pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
-	a = (uintptr_t)(m->data + w->dropped);
+	a = (uintptr_t)(data + w->dropped);
 	a = (a + pg - 1) / pg * pg;
-	b = (uintptr_t)(m->data + at);
+	b = (uintptr_t)(data + at);
 	b -= b % pg;
 #ifdef MADV_DONTNEED
 	if (b > a)

@@ -1199,6 +1199,7 @@ fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
 	rd.r = r;
 	rd.first = 1;
 	fold_in_init(&rd.in, nfiles, files);
+	rd.in.map = FOLD_IN_WINDOW;	/* a file is read in place */
 	/* the first line, read by the caller: then the input is open */
 	if (fold_in_line(&rd.in, &line, &len)) {
 		rd.first = 0;

@@ -37,7 +37,8 @@
  *    line with file and lineno set, then _eof() after each input), then
  *    _print() and _end().  Memory grows with the distinct stacks and
  *    frames and the deepest stack, not with the input (the texts of lines
- *    seen lately are kept too, 4 MB at most).
+ *    seen lately are kept too, 4 MB at most); a regular file is read in
+ *    place (FOLD_IN_WINDOW).
  *  - _run() reads in a thread of its own (the tree is built in the
  *    caller's) when FOLDKIT_SAMPLE_THREADS is 2, or is not set and the
  *    input is a regular file of 4 MB or more with two processors online;
