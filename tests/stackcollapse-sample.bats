@@ -397,6 +397,25 @@ same3() {
 	done
 }
 
+@test "two threads: frames of a mapped file found by the tree side, of a pipe by the reader: what one thread gives" {
+	awk 'NR == FNR { l[++n] = $0; next } END {
+		for (k = 1; k <= 3000; k++) for (i = 1; i <= n; i++) print l[i] }' \
+	    "$D/rules.txt" /dev/null > "$T/big.txt"
+	cat "$D"/*.txt > "$T/all.txt"
+	# mapped, a pipe, mapped again: the maps stay while their lines are
+	# on their way to the tree side; each side's ids meet in one frame
+	for t in 1 2; do
+		cat "$T/all.txt" | FOLDKIT_SAMPLE_THREADS=$t sc "$T/big.txt" - \
+		    "$T/big.txt" "$T/all.txt" > "$T/$t.out" 2> "$T/$t.err" || :
+		cat "$T/all.txt" | FOLDKIT_SAMPLE_THREADS=$t sc --no-threads \
+		    "$T/big.txt" - "$T/all.txt" > "$T/$t.nt" 2>&1 || :
+	done
+	cmp "$T/1.out" "$T/2.out"
+	cmp "$T/1.err" "$T/2.err"
+	cmp "$T/1.nt" "$T/2.nt"
+	[ -s "$T/1.out" ] && [ -s "$T/1.nt" ]
+}
+
 @test "two threads on small inputs too: several files, errors between them, cut reports, stdin" {
 	head -20 "$D/rules.txt" > "$T/cut.txt"
 	printf 'no report here\n' > "$T/none.txt"

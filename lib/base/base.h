@@ -66,8 +66,9 @@ void fold_unload(unsigned char *p, size_t n, int mapped);
  * bytes after it: 0, or -1 if it is not a regular file or cannot be.
  * fold_window_at(): a reader of data[from..end) (of n) at offset at, the
  * pages ahead read in (8 MB ahead, 4 MB at a time, in one call where the
- * system can: fold_populate()) and those behind given back (MADV_DONTNEED;
- * read again, they come back from the file): memory does not grow with it.
+ * system can: fold_populate()) and those behind lo <= at given back
+ * (MADV_DONTNEED; read again, they come back from the file): memory does
+ * not grow with it.
  */
 struct fold_padded {
 	const char *data;
@@ -81,7 +82,7 @@ void fold_populate(const void *p, size_t n);
 struct fold_window { size_t filled, dropped, end; };	/* offsets */
 void fold_window_init(struct fold_window *w, size_t from, size_t end);
 void fold_window_at(const char *data, size_t n, struct fold_window *w,
-    size_t at);
+    size_t lo, size_t at);
 /*
  * Make the pages of [p, p + n) resident now, many in one call (mlock,
  * munlock): where a page fault is dear (a virtual machine: ~10 us each) a
@@ -167,7 +168,8 @@ double fold_opt_pct(const char *opt, const char *arg);
  * keeps the caller calls fold_in_keep(): it stays valid until fold_in_free()
  * (so do the pages before it); pages behind with no kept line are unmapped
  * as reading goes on.  A file that cannot be mapped is read.  FOLD_IN_READ:
- * never map.
+ * never map.  hold (WINDOW): set by a caller that uses lines after it reads
+ * on: pages from hold on stay, maps stay until fold_in_free().
  */
 enum { FOLD_IN_STREAM, FOLD_IN_KEEP, FOLD_IN_READ, FOLD_IN_WINDOW };
 struct fold_in {
@@ -190,6 +192,7 @@ struct fold_in {
 	struct fold_map { void *p; size_t len; } *maps;	/* unmapped at free */
 	size_t nmaps, mapcap;
 	struct fold_window win;	/* FOLD_IN_WINDOW: of data[0..end) */
+	const char *hold;	/* see above; NULL: none */
 	/* set by a caller that reports errors itself (from another thread,
 	 * in order): called instead of fold_in_warn() */
 	void (*onerr)(void *arg, const char *name, int err, int isread);

@@ -114,12 +114,25 @@ drop_behind(struct fold_in *in)
 	in->maps[in->nmaps++].len = (size_t)(segend - b);
 }
 
+/* A window's pages ahead read in, those behind pos and hold given back. */
+static void
+window(struct fold_in *in)
+{
+	uintptr_t h = (uintptr_t)in->hold, d = (uintptr_t)in->data;
+	size_t lo = in->pos;
+
+	/* (a hold in an earlier file's map holds nothing here) */
+	if (h >= d && h - d < lo)
+		lo = (size_t)(h - d);
+	fold_window_at(in->data, in->end, &in->win, lo, in->pos);
+}
+
 /* A map's pages behind the current line given back (or ahead read in) */
 static void
 behind(struct fold_in *in)
 {
 	if (in->map == FOLD_IN_WINDOW)
-		fold_window_at(in->data, in->end, &in->win, in->pos);
+		window(in);
 	else
 		drop_behind(in);
 }
@@ -187,7 +200,7 @@ close_cur(struct fold_in *in)
 	if (in->fd > 0)
 		close(in->fd);
 	in->fd = -1;
-	if (in->mapped && in->map != FOLD_IN_KEEP) {
+	if (in->mapped && in->map != FOLD_IN_KEEP && in->hold == NULL) {
 		in->nmaps--;
 		munmap(in->maps[in->nmaps].p, in->maps[in->nmaps].len);
 	}
@@ -294,7 +307,7 @@ fold_in_take(struct fold_in *in, size_t n, unsigned long long nlines)
 	if (nlines > 0)
 		in->newfile = 0;
 	if (in->mapped && in->map == FOLD_IN_WINDOW)
-		fold_window_at(in->data, in->end, &in->win, in->pos);
+		window(in);
 }
 
 void

@@ -337,12 +337,13 @@ fold_window_init(struct fold_window *w, size_t from, size_t end)
 }
 
 void
-fold_window_at(const char *data, size_t n, struct fold_window *w, size_t at)
+fold_window_at(const char *data, size_t n, struct fold_window *w, size_t lo,
+    size_t at)
 {
 	size_t pg, a, b;
 	long v;
 
-	if (at < w->dropped || at > n)
+	if (lo > at || at > n || lo < w->dropped)
 		return;
 	if (w->filled < w->end && w->filled < at + 2 * WINDOW_STEP) {
 		b = w->end - w->filled < WINDOW_STEP ? w->end :
@@ -350,19 +351,19 @@ fold_window_at(const char *data, size_t n, struct fold_window *w, size_t at)
 		fold_populate(data + w->filled, b - w->filled);
 		w->filled = b;
 	}
-	if (at - w->dropped < WINDOW_STEP)
+	if (lo - w->dropped < WINDOW_STEP)
 		return;
-	/* the whole pages behind at */
+	/* the whole pages behind lo */
 	pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
 	a = (uintptr_t)(data + w->dropped);
 	a = (a + pg - 1) / pg * pg;
-	b = (uintptr_t)(data + at);
+	b = (uintptr_t)(data + lo);
 	b -= b % pg;
 #ifdef MADV_DONTNEED
 	if (b > a)
 		(void)madvise((void *)a, b - a, MADV_DONTNEED);
 #endif
-	w->dropped = at;
+	w->dropped = lo;
 }
 
 void

@@ -1093,7 +1093,7 @@ window_at(struct fold_xctrace_st *st)
 
 	if (fold_xml_tell(&st->xml, &off))
 		fold_window_at(st->pm->data, st->pm->n, &st->win,
-		    (size_t)off);
+		    (size_t)off, (size_t)off);
 }
 
 static int
@@ -1545,7 +1545,7 @@ watch(struct fold_xctrace_st *st)
 			fold_window_init(&st->win, (size_t)st->jumpto,
 			    st->pm->n);
 			fold_window_at(st->pm->data, st->pm->n, &st->win,
-			    (size_t)st->jumpto);
+			    (size_t)st->jumpto, (size_t)st->jumpto);
 			st->rows = 1;	/* as the first reader will be */
 			st->jumpat = st->jumpto;
 			st->jumpto = 0;
@@ -1822,7 +1822,7 @@ fold_xctrace_add(struct fold_xctrace *xc, const char *name, int fd,
 		st->pm = &pm;
 		fold_window_init(&st->win, 0,
 		    b != NULL ? (size_t)st->stopat : pm.n);
-		fold_window_at(pm.data, pm.n, &st->win, 0);
+		fold_window_at(pm.data, pm.n, &st->win, 0, 0);
 	} else
 		fold_xml_init(x, fd, data, n, chunk);
 	f = pump(st);
