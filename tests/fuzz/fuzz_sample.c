@@ -1,8 +1,53 @@
 /* fuzz_sample - the macOS sample report collapser, with option bits from
  * the first byte (never --strict, which exits); the output must read back
- * as valid folded lines. */
+ * as valid folded lines.  With bit 0x40 the input is also written to a
+ * file (after "Call graph:" with bit 0x80, as above) and read twice over by fold_samplerep_run(), in one thread and in
+ * two (the second finds the frames of the file's lines, left in its map):
+ * the outputs must be the same. */
 #include "fuzz.h"
 #include "sample/sample.h"
+
+/* The output of the run of r over files f (nthr threads), malloc'd. */
+static char *
+run(unsigned flags, const char *nthr, char **f, int nf, size_t *n)
+{
+	struct fold_samplerep *r;
+
+	if (setenv("FOLDKIT_SAMPLE_THREADS", nthr, 1) != 0)
+		abort();
+	fuzz_stdout();
+	r = fold_samplerep_new(flags);
+	fold_samplerep_run(r, nf, f);
+	fold_samplerep_print(r);
+	fo_flush();
+	(void)fold_samplerep_end(r);
+	return fuzz_output(n);
+}
+
+/* One thread and two on a file of data (read twice; after a "Call
+ * graph:" line if graph): the same output. */
+static void
+threads(unsigned flags, int graph, const uint8_t *data, size_t size)
+{
+	char path[] = "/tmp/foldkit-fuzz-sample-XXXXXX";
+	char *f[2] = { path, path }, *o1, *o2;
+	size_t n1, n2;
+	int fd;
+
+	if ((fd = mkstemp(path)) < 0)
+		abort();
+	if ((graph && write(fd, "Call graph:\n", 12) != 12) ||
+	    (size > 0 && write(fd, data, size) != (ssize_t)size) ||
+	    close(fd) != 0)
+		abort();
+	o1 = run(flags, "1", f, 2, &n1);
+	o2 = run(flags, "2", f, 2, &n2);
+	unlink(path);
+	if (n1 != n2 || (n1 > 0 && memcmp(o1, o2, n1) != 0))
+		abort();
+	free(o1);
+	free(o2);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -31,5 +76,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fo_flush();
 	(void)fold_samplerep_end(r);
 	check_folded();
+	if (data[0] & 0x40)
+		threads(FOLD_SAMPLEREP_QUIET | (data[0] &
+		    (FOLD_SAMPLEREP_NO_THREADS | FOLD_SAMPLEREP_NO_MODULES |
+		    FOLD_SAMPLEREP_ALL)), data[0] & 0x80, data + 1, size - 1);
 	return 0;
 }
