@@ -343,7 +343,7 @@ fold_window_at(const char *data, size_t n, struct fold_window *w, size_t lo,
 	size_t pg, a, b;
 	long v;
 
-	if (lo > at || at > n || lo < w->dropped)
+	if (lo > at || at > n)
 		return;
 	if (w->filled < w->end && w->filled < at + 2 * WINDOW_STEP) {
 		b = w->end - w->filled < WINDOW_STEP ? w->end :
@@ -351,7 +351,7 @@ fold_window_at(const char *data, size_t n, struct fold_window *w, size_t lo,
 		fold_populate(data + w->filled, b - w->filled);
 		w->filled = b;
 	}
-	if (lo - w->dropped < WINDOW_STEP)
+	if (lo < w->dropped || lo - w->dropped < WINDOW_STEP)
 		return;
 	/* the whole pages behind lo */
 	pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
