@@ -90,7 +90,8 @@ struct fold_samplerep_st {
 	size_t thcap;
 	struct tcache cache;		/* frame texts to frames */
 	uint32_t *rmap, *rthmap;	/* by the reading side's text and
-					   thread ids: the frame + 1, or 0 */
+					   thread ids: the frame (made at an
+					   id's first record) */
 	size_t rmapcap, rthcap;
 	struct fold_intern texts;	/* the frames' texts */
 	struct frame *frames;		/* by text id */
@@ -1003,7 +1004,7 @@ fold_samplerep_eof(struct fold_samplerep *r)
  * NBLK of them, BLKRECS records each); the tree side is the caller's.
  * Frames are the tree side's.  A mapped file's lines stay where they
  * are: their texts are left to the tree side (TEXT records), which would
- * otherwise wait for the reading side (for 86 MB: 0.0697 to 0.0598 s); the
+ * otherwise wait for the reading side (for 86 MB: 0.0776 to 0.0715 s); the
  * pages from the oldest block not used yet on are held (in.hold).  A line
  * read into a buffer does not stay: its text is found by the reading side,
  * to an id of its own (RID: a cache and tables of its own; the tree side
