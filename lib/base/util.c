@@ -152,6 +152,12 @@ fold_prefault(void *p, size_t n)
 	pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
 	a = (uintptr_t)p - (uintptr_t)p % pg;
 	end = (uintptr_t)p + n;
+#ifdef MADV_POPULATE_WRITE
+	/* (Linux 5.14) without the lock of the whole map that mlock() takes,
+	 * which stops every other thread's page faults meanwhile */
+	if (madvise((void *)a, (size_t)(end - a), MADV_POPULATE_WRITE) == 0)
+		return;
+#endif
 	/* A lock makes the pages resident in one call; they stay so once
 	 * unlocked.  In pieces, below any RLIMIT_MEMLOCK; failure (no
 	 * right, no room) only leaves the faults to come one by one. */
@@ -364,6 +370,25 @@ fold_window_at(const char *data, size_t n, struct fold_window *w, size_t lo,
 		(void)madvise((void *)a, b - a, MADV_DONTNEED);
 #endif
 	w->dropped = lo;
+}
+
+void
+fold_window_done(const char *data, struct fold_window *w)
+{
+	size_t pg;
+	uintptr_t a, b;
+	long v;
+
+	pg = (v = sysconf(_SC_PAGESIZE)) > 0 ? (size_t)v : 4096;
+	a = (uintptr_t)(data + w->dropped);
+	a = (a + pg - 1) / pg * pg;
+	b = (uintptr_t)(data + w->end);
+	b -= b % pg;
+#ifdef MADV_DONTNEED
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
+#endif
+	w->dropped = w->end;
 }
 
 void

@@ -39,11 +39,16 @@
  *    frames and the deepest stack, not with the input (the texts of lines
  *    seen lately are kept too, 4 MB at most); a regular file is read in
  *    place (FOLD_IN_WINDOW).
- *  - _run() reads in a thread of its own (the tree is built in the
- *    caller's) when FOLDKIT_SAMPLE_THREADS is 2, or is not set and the
- *    input is a regular file of 4 MB or more with two processors online;
- *    never with STRICT.  Output, messages, their order and the status are
- *    the same as in one thread.  A bad FOLDKIT_SAMPLE_THREADS exits 2.
+ *  - _run() reads in two threads when FOLDKIT_SAMPLE_THREADS is 2, or is
+ *    not set and the input is a regular file of 4 MB or more with two
+ *    processors online; never with STRICT.  A single mapped file with
+ *    threads' lines spread in it is read in chunks, each thread into a
+ *    tree of its own (kept in r until _end()); _print() then writes the
+ *    two trees at once, from two threads, when stdout takes writes at an
+ *    offset (fo_at_begin()).  Else one thread reads lines and the
+ *    caller's builds the tree.  Output, messages, their order and the
+ *    status are the same as in one thread.  A bad FOLDKIT_SAMPLE_THREADS
+ *    exits 2.
  *  - A line that is not a tree line (no 4 spaces, depth markers only or an
  *    odd number of them, a level skipped, no count, a count past 2^64 - 1,
  *    children's counts above their parent's) is "prog: file:line: what is

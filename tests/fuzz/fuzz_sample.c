@@ -1,15 +1,19 @@
 /* fuzz_sample - the macOS sample report collapser, with option bits from
  * the first byte (never --strict, which exits); the output must read back
  * as valid folded lines.  With bit 0x40 the input is also written to a
- * file (after "Call graph:" with bit 0x80, as above) and read twice over by fold_samplerep_run(), in one thread and in
- * two (the second finds the frames of the file's lines, left in its map):
- * the outputs must be the same. */
+ * file (after "Call graph:" with bit 0x80, as above) and read by
+ * fold_samplerep_run(), twice over and then once, each in one thread and
+ * in two (twice over: the second finds the frames of the file's lines,
+ * left in its map; once: two threads read it in chunks, each into a tree
+ * of its own, and write the trees at once): the outputs and statuses
+ * must be the same. */
 #include "fuzz.h"
 #include "sample/sample.h"
 
-/* The output of the run of r over files f (nthr threads), malloc'd. */
+/* The output of the run of r over files f (nthr threads), malloc'd; its
+ * status in *st. */
 static char *
-run(unsigned flags, const char *nthr, char **f, int nf, size_t *n)
+run(unsigned flags, const char *nthr, char **f, int nf, size_t *n, int *st)
 {
 	struct fold_samplerep *r;
 
@@ -20,19 +24,20 @@ run(unsigned flags, const char *nthr, char **f, int nf, size_t *n)
 	fold_samplerep_run(r, nf, f);
 	fold_samplerep_print(r);
 	fo_flush();
-	(void)fold_samplerep_end(r);
+	*st = fold_samplerep_end(r);
 	return fuzz_output(n);
 }
 
-/* One thread and two on a file of data (read twice; after a "Call
- * graph:" line if graph): the same output. */
+/* One thread and two on a file of data, read twice over, then once (in
+ * chunks by two threads, their trees written at once; after a "Call
+ * graph:" line if graph): the same output and status. */
 static void
 threads(unsigned flags, int graph, const uint8_t *data, size_t size)
 {
 	char path[] = "/tmp/foldkit-fuzz-sample-XXXXXX";
 	char *f[2] = { path, path }, *o1, *o2;
 	size_t n1, n2;
-	int fd;
+	int fd, nf, s1, s2;
 
 	if ((fd = mkstemp(path)) < 0)
 		abort();
@@ -40,13 +45,15 @@ threads(unsigned flags, int graph, const uint8_t *data, size_t size)
 	    (size > 0 && write(fd, data, size) != (ssize_t)size) ||
 	    close(fd) != 0)
 		abort();
-	o1 = run(flags, "1", f, 2, &n1);
-	o2 = run(flags, "2", f, 2, &n2);
+	for (nf = 2; nf >= 1; nf--) {
+		o1 = run(flags, "1", f, nf, &n1, &s1);
+		o2 = run(flags, "2", f, nf, &n2, &s2);
+		if (s1 != s2 || n1 != n2 || (n1 > 0 && memcmp(o1, o2, n1) != 0))
+			abort();
+		free(o1);
+		free(o2);
+	}
 	unlink(path);
-	if (n1 != n2 || (n1 > 0 && memcmp(o1, o2, n1) != 0))
-		abort();
-	free(o1);
-	free(o2);
 }
 
 int
