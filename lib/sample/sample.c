@@ -2020,9 +2020,16 @@ walk(struct walk *w, const size_t *at, const size_t *end)
 			nl--;
 			continue;
 		}
-		for (s = 0; s < 2; s++)
+		for (s = 0; s < 2; s++) {
 			it[s] = head(l, items, s) == rk ? &items[s][l->at[s]++] :
 			    NULL;
+			/* the items of a stack AHEAD on (its children's:
+			   their number in the key) fetched meanwhile */
+			if (l->at[s] + AHEAD < l->end[s] &&
+			    (uint32_t)items[s][l->at[s] + AHEAD].key != 0)
+				fold_prefetch(&items[s][items[s][l->at[s] +
+				    AHEAD].v]);
+		}
 		plen = l->plen;
 		k = w->order[rk];
 		f = &w->st->frames[k >> 1];
@@ -2054,15 +2061,20 @@ walk(struct walk *w, const size_t *at, const size_t *end)
 }
 
 /*
- * The two trees' parts written at once, each by a thread, where no stack
- * below the empty one is in both: the items below the empty stack in
- * order, each at the sum of the sizes before it.
+ * The two trees written at once by two threads, where no stack below the
+ * empty one is in both: the items below the empty stack of both trees in
+ * their order, each at the sum of the sizes before it; the first half of
+ * the bytes by one thread, the rest by the other.
  */
+struct top {
+	uint64_t off, sz;	/* where its stacks go, their bytes */
+	size_t i;		/* the item */
+	int s;			/* its tree */
+};
 struct part {
 	struct walk w;
-	int s;			/* the tree */
-	const struct titems *ti;
-	const uint64_t *off;	/* by item below the empty stack */
+	const struct top *top;
+	size_t from, to;	/* top[from..to) */
 	int bad;		/* a size was not what was written */
 };
 
@@ -2070,21 +2082,24 @@ static void *
 write_part(void *arg)
 {
 	struct part *pt = arg;
-	size_t i, at[2] = { 0, 0 }, end[2] = { 0, 0 };
+	struct fo_at *at = pt->w.at;
+	const struct top *t;
+	size_t k, a[2], e[2];
 
-	for (i = 0; i < pt->ti->m; i++) {
-		if (pt->w.at->off + (int64_t)pt->w.at->n != (int64_t)pt->off[i]) {
-			fo_at_flush(pt->w.at);
-			pt->w.at->off = (int64_t)pt->off[i];
+	for (k = pt->from; k < pt->to; k++) {
+		t = &pt->top[k];
+		if (at->off + (int64_t)at->n != (int64_t)t->off) {
+			fo_at_flush(at);
+			at->off = (int64_t)t->off;
 		}
-		at[pt->s] = i;
-		end[pt->s] = i + 1;
-		walk(&pt->w, at, end);
-		if (pt->w.at->off + (int64_t)pt->w.at->n !=
-		    (int64_t)(pt->off[i] + pt->ti->tsz[i]))
+		a[0] = a[1] = e[0] = e[1] = 0;
+		a[t->s] = t->i;
+		e[t->s] = t->i + 1;
+		walk(&pt->w, a, e);
+		if (at->off + (int64_t)at->n != (int64_t)(t->off + t->sz))
 			pt->bad = 1;
 	}
-	fo_at_flush(pt->w.at);
+	fo_at_flush(at);
 	return NULL;
 }
 
@@ -2096,38 +2111,41 @@ write_parts(const struct walk *w0, const struct titems *ti, int64_t start)
 {
 	struct part pt[2];
 	struct fo_at at[2];
-	uint64_t *off[2], o = (uint64_t)start;
-	size_t i = 0, j = 0;
+	struct top *top;
+	uint64_t o = (uint64_t)start;
+	size_t i = 0, j = 0, n = 0, half;
 	pthread_t thr;
 	int s, other, err;
 
 	if (ti[0].tsz == NULL || ti[1].tsz == NULL)
 		return 0;
-	off[0] = xmalloc((ti[0].m + 1) * sizeof(*off[0]));
-	off[1] = xmalloc((ti[1].m + 1) * sizeof(*off[1]));
+	top = xmalloc((ti[0].m + ti[1].m + 1) * sizeof(*top));
 	while (i < ti[0].m || j < ti[1].m) {
 		if (j == ti[1].m || (i < ti[0].m &&
 		    ti[0].items[i].key >> 32 < ti[1].items[j].key >> 32)) {
-			off[0][i] = o;
-			o += ti[0].tsz[i++];
+			top[n].s = 0;
+			top[n].i = i++;
 		} else if (i == ti[0].m ||
 		    ti[1].items[j].key >> 32 < ti[0].items[i].key >> 32) {
-			off[1][j] = o;
-			o += ti[1].tsz[j++];
-		} else
-			break;	/* the same stack in both */
+			top[n].s = 1;
+			top[n].i = j++;
+		} else {	/* the same stack in both */
+			free(top);
+			return 0;
+		}
+		top[n].off = o;
+		top[n].sz = ti[top[n].s].tsz[top[n].i];
+		o += top[n++].sz;
 	}
-	if (i < ti[0].m || j < ti[1].m) {
-		free(off[0]);
-		free(off[1]);
-		return 0;
-	}
+	for (half = 0; half < n && top[half].off - (uint64_t)start <
+	    (o - (uint64_t)start) / 2; half++)
+		;
 	for (s = 0; s < 2; s++) {
 		pt[s].w = *w0;
 		pt[s].w.at = &at[s];
-		pt[s].s = s;
-		pt[s].ti = &ti[s];
-		pt[s].off = off[s];
+		pt[s].top = top;
+		pt[s].from = s == 0 ? 0 : half;
+		pt[s].to = s == 0 ? half : n;
 		pt[s].bad = 0;
 		fo_at_init(&at[s], start);
 	}
@@ -2142,8 +2160,8 @@ write_parts(const struct walk *w0, const struct titems *ti, int64_t start)
 		fo_at_free(&at[s]);
 		free(pt[s].w.path);
 		free(pt[s].w.lv);
-		free(off[s]);
 	}
+	free(top);
 	if (err != 0)
 		fold_die(1, "write error: %s", strerror(err));
 	if (pt[0].bad || pt[1].bad)
