@@ -68,9 +68,7 @@ void fold_unload(unsigned char *p, size_t n, int mapped);
  * pages ahead read in (8 MB ahead, 4 MB at a time, in one call where the
  * system can: fold_populate()) and those behind lo <= at given back
  * (MADV_DONTNEED; read again, they come back from the file): memory does
- * not grow with it.  fold_window_done(): all its whole pages given back
- * (a page it shares with a reader of the data next to it comes back from
- * the file if that one reads it again).
+ * not grow with it; fold_window_done() gives back all its whole pages.
  */
 struct fold_padded {
 	const char *data;
@@ -86,14 +84,10 @@ void fold_window_init(struct fold_window *w, size_t from, size_t end);
 void fold_window_at(const char *data, size_t n, struct fold_window *w,
     size_t lo, size_t at);
 void fold_window_done(const char *data, struct fold_window *w);
-/*
- * Make the pages of [p, p + n) resident now, many in one call
- * (MADV_POPULATE_WRITE, Linux 5.14; else mlock, munlock, which stop other
- * threads' page faults meanwhile): where a page fault is dear (a virtual
- * machine: 2 to 10 us each) a fresh array filled page by page costs more
- * than the work done in it.  Best effort: nothing happens where neither
- * is allowed.
- */
+/* Make the pages of [p, p + n) resident now, in one call where it can
+ * (MADV_POPULATE_WRITE; else mlock(), munlock(), which stop other threads'
+ * faults): a fault costs 2 to 10 us in a virtual machine, more than the
+ * work done in a fresh array's page.  Best effort. */
 void fold_prefault(void *p, size_t n);
 /* Seconds since t0, a CLOCK_MONOTONIC time (struct timespec, <time.h>). */
 struct timespec;
@@ -261,24 +255,6 @@ int fo_end(int status);
  */
 int fo_seekable(int64_t *start);
 void fo_rewind(int64_t start);
-/*
- * Output written in parts at once, each at its place (out.c), by threads:
- * fo_at_begin() flushes the buffer; 1 if stdout takes writes at an offset
- * (a regular file not opened to append, /dev/null), *start where this
- * output begins.  A part: fo_at_init(w, offset), fo_at_room() and
- * fo_at_wrote() as fo_room() and fo_wrote() (room for any n), fo_at_flush()
- * at its end, then w->err is the errno of a failed write (else 0);
- * fo_at_free().  fo_at_done(end): stdout's offset put at end (no fo_*()
- * call between fo_at_begin() and it).
- */
-struct fo_at { char *buf; size_t n, cap; int64_t off; int err; };
-int fo_at_begin(int64_t *start);
-void fo_at_init(struct fo_at *w, int64_t off);
-char *fo_at_room(struct fo_at *w, size_t n);
-void fo_at_wrote(struct fo_at *w, const char *end);
-void fo_at_flush(struct fo_at *w);
-void fo_at_free(struct fo_at *w);
-void fo_at_done(int64_t end);
 
 /* ---- hash.c, arena.c, intern.c: strings and tables --------------------- */
 
