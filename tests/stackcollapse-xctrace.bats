@@ -218,14 +218,17 @@ halves() {
 	[ -z "${FOLDKIT_SAN:-}" ] || skip "strace and the sanitizers do not mix"
 	local n
 	n=$(wc -c < "$1")
-	FOLDKIT_XCTRACE_THREADS=2 strace -f -e trace=madvise -o "$T/tr" \
+	# (a file a thread: no call cut in two by another thread's)
+	rm -f "$T"/tr*
+	FOLDKIT_XCTRACE_THREADS=2 strace -ff -e trace=madvise -o "$T/tr" \
 	    "$BIN/stackcollapse-xctrace" -q "$1" > /dev/null
-	! grep -q 'MADV_POPULATE_READ) = -1' "$T/tr" ||
-		skip "no MADV_POPULATE_READ here: $(grep POPULATE "$T/tr")"
+	! cat "$T"/tr.* | grep -q 'MADV_POPULATE_READ) = -1' ||
+		skip "no MADV_POPULATE_READ here: $(cat "$T"/tr.* | grep POPULATE)"
 	# bytes read in by each thread, in the order they began
-	awk '/MADV_POPULATE_READ\) = 0/ { sub(",", "", $3)
-		if (!($1 in s)) t[++k] = $1; s[$1] += $3 }
-	END { for (i = 1; i <= k; i++) print s[t[i]] }' "$T/tr" > "$T/parts"
+	for f in "$T"/tr.*; do echo "${f##*.}"; done | sort -n | while read -r p; do
+		awk '/MADV_POPULATE_READ\) = 0/ { sub(",", "", $2); s += $2 }
+		END { if (s > 0) print s }' "$T/tr.$p"
+	done > "$T/parts"
 	[ "$(wc -l < "$T/parts")" -eq 2 ] && [ "$(sed -n 1p "$T/parts")" -le $((n * 3 / 4)) ] &&
 	    [ "$(awk '{ s += $1 } END { print s }' "$T/parts")" -ge "$n" ] ||
 		fail "two readers, bytes read in by each: $(cat "$T/parts") of $n"
