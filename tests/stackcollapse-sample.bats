@@ -471,6 +471,28 @@ copies() {
 	[ "$(printf '%s\n' "$stderr" | grep -c 'no frame after the sample count')" -eq 6 ]
 }
 
+@test "chunks with no thread's line near their place: one huge thread in the middle, at the end" {
+	copies 1500 > "$T/big.txt"
+	# one thread of 150000 lines (5 MB), an error among them
+	awk 'BEGIN { print "    150000 Thread_77"
+		for (i = 0; i < 150000; i++) {
+			if (i == 100000) print "    + 3garbage"
+			printf "    + 1 f%d  (in demo) + 1  [0x1]\n", i } }' > "$T/huge.part"
+	{ sed '$d' "$T/big.txt"; cat "$T/huge.part"; sed 1d "$T/big.txt"; } > "$T/mid.txt"
+	{ sed '$d' "$T/big.txt"; cat "$T/huge.part"; tail -1 "$T/big.txt"; } > "$T/end.txt"
+	for f in mid end; do
+		same3 sc "$T/$f.txt"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"Thread_77;demo\`f149999 1"* ]]
+		n=$(printf '%s\n' "$stderr" | sed -n 's/.*txt:\([0-9]*\): no frame.*/\1/p')
+		[ "$(sed -n "${n}p" "$T/$f.txt")" = "    + 3garbage" ]
+	done
+	# no thread's line near the first sixteenth: read as before
+	{ echo "Call graph:"; cat "$T/huge.part" "$T/huge.part"; tail -1 "$T/big.txt"; } > "$T/one.txt"
+	same3 sc "$T/one.txt"
+	[ "$status" -eq 1 ]
+}
+
 @test "two trees written at once at their places: to a file after other output, appended, to a pipe" {
 	copies 1500 > "$T/big.txt"
 	FOLDKIT_SAMPLE_THREADS=1 sc -q "$T/big.txt" > "$T/one.out"
