@@ -120,7 +120,7 @@ struct fold_samplerep_st {
 	 */
 	struct tnode *t;
 	unsigned char *nk;
-	size_t tn, tncap, nkcap;
+	size_t tn, tncap, tready;	/* t[0..tready), nk[]: resident */
 	struct seen *seen;
 	size_t seencap;
 	struct slot { uint32_t up, fr, node; } *slots;
@@ -139,8 +139,9 @@ fold_samplerep_new(unsigned flags)
 	fold_intern_init(&st->threads);
 	fold_intern_init(&st->texts);
 	st->tn = 1;			/* node 0: the empty stack */
-	fold_grow(&st->t, &st->tncap, 1, sizeof(*st->t));
-	fold_grow(&st->nk, &st->nkcap, 1, 1);
+	st->tncap = st->tready = 1024;
+	st->t = xcalloc(st->tncap, sizeof(*st->t));
+	st->nk = xcalloc(st->tncap, 1);
 	st->smask = 1023;
 	st->slots = xcalloc(st->smask + 1, sizeof(*st->slots));
 	r->st = st;
@@ -577,6 +578,33 @@ put_slot(struct fold_samplerep_st *st, uint32_t n)
 		grow_slots(st);
 }
 
+/*
+ * Room for the stacks after t[tready) (their nodes are set whole when
+ * made: not zeroed): the arrays' pages made resident STACKS_AHEAD nodes at
+ * a time, not all of their doubled size at once (a quarter of it, on
+ * average, would never be used).
+ */
+enum { STACKS_AHEAD = 32768 };
+static void
+more_stacks(struct fold_samplerep_st *st)
+{
+	size_t want;
+
+	if (st->tready == st->tncap) {
+		if (st->tncap > ((size_t)-1 / 2) / sizeof(*st->t))
+			fold_die(1, "out of memory");
+		st->tncap *= 2;
+		st->t = xrealloc(st->t, st->tncap * sizeof(*st->t));
+		st->nk = xrealloc(st->nk, st->tncap);
+	}
+	want = st->tready + STACKS_AHEAD < st->tncap ? st->tready +
+	    STACKS_AHEAD : st->tncap;
+	fold_prefault(st->t + st->tready, (want - st->tready) *
+	    sizeof(*st->t));
+	fold_prefault(st->nk + st->tready, want - st->tready);
+	st->tready = want;
+}
+
 /* A new stack: stack up with frame fr on top. */
 static uint32_t
 new_stack(struct fold_samplerep_st *st, uint32_t up, uint32_t fr)
@@ -588,14 +616,17 @@ new_stack(struct fold_samplerep_st *st, uint32_t up, uint32_t fr)
 		fold_die(1, "more than %lu distinct stacks",
 		    (unsigned long)MAXSTACKS - 1);
 	n = (uint32_t)st->tn++;
-	fold_grow(&st->t, &st->tncap, st->tn, sizeof(*st->t));
-	fold_grow(&st->nk, &st->nkcap, st->tn, 1);
+	if (n == st->tready)
+		more_stacks(st);
 	u = &st->t[up];
 	c = &st->t[n];
+	c->own = 0;
 	c->up = up;
 	c->fr = fr;
+	c->kid = 0;
 	c->sib = u->kid;
 	u->kid = n;
+	st->nk[n] = 0;
 	if (st->nk[up] <= WIDE && ++st->nk[up] > WIDE)	/* now wide */
 		for (n = u->kid; n != 0; n = st->t[n].sib)
 			put_slot(st, n);
