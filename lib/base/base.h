@@ -246,15 +246,15 @@ void fo_wrote(const char *end);
 void fo_flush(void);
 /* fo_flush(), then return status: "return fo_end(status);" ends main(). */
 int fo_end(int status);
-/*
- * Output that may be taken back (out.c): fo_seekable() is 1 if stdout is a
- * regular file (*start: where this output begins) or /dev/null (*start
- * -1); fo_rewind(start) then drops what is buffered and truncates the file
- * back to start.  folddiff merges sorted inputs in one pass when it can
- * take its output back, should an input turn out unsorted.
- */
+/* Output that may be taken back: fo_seekable() is 1 if stdout is a regular
+ * file (*start: where this output begins) or /dev/null (*start -1);
+ * fo_rewind(start) then drops what is buffered, truncates the file back. */
 int fo_seekable(int64_t *start);
 void fo_rewind(int64_t start);
+/* All of p[0..n) written to fd at offset off (-1: where fd stands); 0, or
+ * the errno of the failure (ENOSPC: nothing written).  No exit: threads
+ * writing parts of the output at once with it say the error after. */
+int fold_write_all(int fd, const void *p, size_t n, int64_t off);
 
 /* ---- hash.c, arena.c, intern.c: strings and tables --------------------- */
 

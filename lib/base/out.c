@@ -15,23 +15,35 @@
 static char obuf[OUT_BUFSIZE];
 static size_t olen;
 
-static void
-drain(const char *p, size_t n)
+int
+fold_write_all(int fd, const void *p, size_t n, int64_t off)
 {
+	const char *q = p;
 	ssize_t w;
 
 	while (n > 0) {
-		w = write(1, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EPIPE)
-				exit(0);	/* the reader is gone: quietly */
-			fold_die(1, "write error: %s", strerror(errno));
-		}
-		p += w;
+		w = off < 0 ? write(fd, q, n) : pwrite(fd, q, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : ENOSPC;
+		q += w;
 		n -= (size_t)w;
+		if (off >= 0)
+			off += w;
 	}
+	return 0;
+}
+
+static void
+drain(const char *p, size_t n)
+{
+	int err = fold_write_all(1, p, n, -1);
+
+	if (err == EPIPE)
+		exit(0);	/* the reader is gone: quietly */
+	if (err != 0)
+		fold_die(1, "write error: %s", strerror(err));
 }
 
 void

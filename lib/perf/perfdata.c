@@ -2897,12 +2897,8 @@ spool(int fd, unsigned char **b, size_t *n, size_t *cap, const char *name,
 		return -1;
 	unlink(path);
 	for (;;) {		/* (*b)[0..got) to the file */
-		for (w = 0; w < got; w += (size_t)r)
-			if ((r = write(t, *b + w, got - w)) <= 0 &&
-			    !(r < 0 && errno == EINTR))
-				goto full;
-			else if (r < 0)
-				r = 0;
+		if (fold_write_all(t, *b, got, -1) != 0)
+			goto full;
 		done += got;
 		if (*err || (got = readn(fd, *b, *cap, name, err)) == 0)
 			break;

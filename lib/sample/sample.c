@@ -1892,21 +1892,9 @@ fo_at_init(struct fo_at *w, int64_t off)
 static void
 fo_at_flush(struct fo_at *w)
 {
-	const char *p = w->buf;
-	ssize_t k;
-
-	while (w->n > 0 && w->err == 0) {
-		k = pwrite(1, p, w->n, (off_t)w->off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			w->err = k < 0 ? errno : ENOSPC;
-			break;
-		}
-		p += k;
-		w->n -= (size_t)k;
-		w->off += k;
-	}
+	if (w->err == 0 && (w->err = fold_write_all(1, w->buf, w->n,
+	    w->off)) == 0)
+		w->off += (int64_t)w->n;
 	w->n = 0;
 }
 
