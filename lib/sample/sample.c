@@ -1228,6 +1228,32 @@ put_line(struct reader *rd, const struct scan *sc, unsigned long long lineno)
 		text_id(rd, o);
 }
 
+/* Up to BATCH lines of p[*off..end) scanned into sc[] (*off moved past
+ * them), the cache sets of their texts in c fetched meanwhile (c NULL:
+ * not); their number.  Whole lines only, unless last: then the last line
+ * may end at end without its '\n'. */
+static size_t
+scan_batch(const char *p, size_t *off, size_t end, int last,
+    const struct tcache *c, struct scan *sc)
+{
+	const char *q;
+	size_t o = *off, nb, i, e;
+
+	for (nb = 0; nb < BATCH && o < end; nb++) {
+		if ((q = memchr(p + o, '\n', end - o)) == NULL && !last)
+			break;
+		e = q != NULL ? (size_t)(q - p) : end;
+		scan_line(p + o, e - o, &sc[nb]);
+		if (c != NULL)
+			cache_prefetch(c, sc[nb].set, 0);
+		o = q != NULL ? e + 1 : end;
+	}
+	for (i = 0; i < nb && c != NULL; i++)
+		cache_prefetch(c, sc[i].set, 1);
+	*off = o;
+	return nb;
+}
+
 /*
  * Read all lines (the reading side); with a thread, records are handed
  * over, else used.  A line's record is made after its batch is scanned.
@@ -1240,7 +1266,7 @@ read_all(struct reader *rd)
 	struct tcache *c;
 	struct scan sc[BATCH];
 	struct rec rc;
-	const char *line, *p, *q;
+	const char *line, *p;
 	size_t len, avail, off, nb, i;
 
 	while (fold_in_line(in, &line, &len)) {
@@ -1261,21 +1287,10 @@ read_all(struct reader *rd)
 		/* then the whole lines read already, BATCH at a time */
 		for (;;) {
 			avail = fold_in_buffered(in, &p);
-			for (nb = off = 0; nb < BATCH; nb++) {
-				if ((q = memchr(p + off, '\n', avail - off)) ==
-				    NULL)
-					break;
-				scan_line(p + off, (size_t)(q - p) - off,
-				    &sc[nb]);
-				if (!rd->threaded || !in->mapped)
-					cache_prefetch(c, sc[nb].set, 0);
-				off = (size_t)(q - p) + 1;
-			}
-			if (nb == 0)
+			off = 0;
+			if ((nb = scan_batch(p, &off, avail, 0,
+			    !rd->threaded || !in->mapped ? c : NULL, sc)) == 0)
 				break;
-			for (i = 0; i < nb && (!rd->threaded || !in->mapped);
-			    i++)
-				cache_prefetch(c, sc[i].set, 1);
 			for (i = 0; i < nb; i++)
 				put_line(rd, &sc[i], in->lineno + i + 1);
 			fold_in_take(in, off, nb);
@@ -1455,23 +1470,14 @@ read_range(struct fold_samplerep *r, const char *data, size_t from,
 	struct fold_window w;
 	struct scan sc[BATCH];
 	struct rec rc;
-	const char *q;
-	size_t off = from, nb, i, e;
+	size_t off = from, nb, i;
 
 	fold_window_init(&w, from, to);
 	if (ahead > from)
 		w.filled = ahead < to ? ahead : to;
 	while (off < to) {
 		fold_window_at(data, to, &w, off, off);
-		for (nb = 0; nb < BATCH && off < to; nb++) {
-			q = memchr(data + off, '\n', to - off);
-			e = q != NULL ? (size_t)(q - data) : to;
-			scan_line(data + off, e - off, &sc[nb]);
-			cache_prefetch(&st->cache, sc[nb].set, 0);
-			off = q != NULL ? e + 1 : to;
-		}
-		for (i = 0; i < nb; i++)
-			cache_prefetch(&st->cache, sc[i].set, 1);
+		nb = scan_batch(data, &off, to, 1, &st->cache, sc);
 		for (i = 0; i < nb; i++) {
 			r->lineno = ++lineno;
 			line_rec(st, &sc[i], &rc, 0);
