@@ -1039,6 +1039,7 @@ fold_samplerep_eof(struct fold_samplerep *r)
 {
 	struct rec rc;
 
+	memset(&rc, 0, sizeof(rc));	/* (a compiler's warning otherwise) */
 	eof_rec(r->st, &rc);
 	use_rec(r, &rc);
 }
