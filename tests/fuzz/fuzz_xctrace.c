@@ -9,7 +9,9 @@
  * end, or the same error on the same line), so that they never take what
  * the reader would refuse.  Then the collapser: what it writes must be valid folded
  * lines, and an input read without error, added twice, must give the same
- * stacks with each count doubled.  Without --weight, --pid, --tid, the
+ * stacks with each count doubled; handed the bytes one at a time (the
+ * events alone: its fast paths see no whole element) it must give the
+ * output of the bytes in one piece, and fail or not alike.  Without --weight, --pid, --tid, the
  * bytes are also read from a file by two readers (FOLD_XCTRACE_TWO: split
  * at a row boundary about the middle, where there is one): the output and
  * whether the add failed must be those of one reader. */
@@ -172,6 +174,24 @@ two_readers(unsigned flags, const uint8_t *data, size_t size)
 	fclose(f);
 }
 
+/* The bytes one at a time (no fast path) and in one piece: the same. */
+static void
+events_alone(unsigned flags, const uint8_t *data, size_t size)
+{
+	char *o1, *o2;
+	size_t n1, n2;
+	int ok1, ok2;
+
+	if (size > 4096)
+		return;
+	o1 = collapse_any(flags, -1, data, size, 1, 1, &n1, &ok1);
+	o2 = collapse_any(flags, -1, data, size, 0, 1, &n2, &ok2);
+	if (ok1 != ok2 || n1 != n2 || (n1 > 0 && memcmp(o1, o2, n1) != 0))
+		abort();
+	free(o1);
+	free(o2);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -198,6 +218,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		two_readers(flags, data + 1, size - 1);
 	oa = collapse(flags, data + 1, size - 1, chunks[data[0] >> 6], 1, &na);
 	check_folded();
+	events_alone(flags, data + 1, size - 1);
 	if (oa == NULL)
 		return 0;
 	ob = collapse(flags, data + 1, size - 1, chunks[data[0] >> 6], 2, &nb);
