@@ -177,6 +177,12 @@ struct fold_xml_small {
 };
 size_t fold_xml_small(const struct fold_xml *x, size_t off,
     struct fold_xml_small *e);
+/* fold_xml_small() for an element of head h's form (`<NAME ATTR="`, as
+ * fold_xml_leaf() takes it) at offset off, without its names scanned: its
+ * length, *val and *vlen its value; else 0 (fold_xml_small() may still
+ * take it).  Nothing is consumed. */
+size_t fold_xml_leaf_at(const struct fold_xml *x, size_t off,
+    const struct fold_xml_head *h, const char **val, size_t *vlen);
 /* Bytes checked so (from offset off, n of them, after blanks) taken, as
  * one element of the first one's name (nlen bytes) would be by
  * fold_xml_next(): the last event its END. */

@@ -1248,6 +1248,27 @@ fold_xml_small(const struct fold_xml *x, size_t off, struct fold_xml_small *e)
 	return k + 3 + e->nlen - x->pos - off;
 }
 
+size_t
+fold_xml_leaf_at(const struct fold_xml *x, size_t off,
+    const struct fold_xml_head *h, const char **val, size_t *vlen)
+{
+	const char *b = x->buf;
+	size_t i = x->pos + off, end = x->end, n = h->len, v;
+
+	/* (fold_xml_small()'s conditions; the quote a double one) */
+	if (n == 0 || h->s[n - 1] != '"' || x->err || x->pend ||
+	    !x->began || x->depth == 0 || x->depth + 2 >= FOLD_XML_MAXDEPTH ||
+	    i + n + 3 > end || !same(b + i, h->s, n))
+		return 0;
+	v = i + n;
+	i = plain(b, v, end, '"');
+	if (i + 2 >= end || b[i] != '"' || b[i + 1] != '/' || b[i + 2] != '>')
+		return 0;
+	*val = b + v;
+	*vlen = i - v;
+	return i + 3 - x->pos - off;
+}
+
 void
 fold_xml_took(struct fold_xml *x, size_t off, size_t n, size_t nlen)
 {

@@ -96,6 +96,7 @@ struct fold_xctrace_st {
 
 	struct ctx cx[FOLD_XML_MAXDEPTH + 2];
 	struct fold_xml_head hframe, hbinary, hbt;	/* fast(): refs */
+	struct fold_xml_head rowh[MAXCOLS];	/* row_fast(): cell forms */
 	unsigned skip;			/* > 0: inside a skipped subtree
 					   opened at this depth */
 
@@ -1024,53 +1025,68 @@ static int on_start(struct fold_xctrace_st *st);
 
 /*
  * A row that row_fast() cannot take whole, its first c cells checked
- * (the row's "<row>" at w, its cell c at i, bytes from where the reader
- * stands): when those cells are not used (all before the stack's), the
- * row's START and them are taken, as fold_xml_start(), on_start() and
- * fold_xml_skip() would take them, and the events read on from cell c (a
- * backtrace written out, 3 rows in 10 of a Time Profiler export).  1:
- * taken; 0: nothing changed; -1: an error (why set).
+ * (bytes from where the reader stands: the row's "<row>" at w, its last
+ * cell checked at lo, its name ln bytes, cell c at i): when those cells
+ * are not used (all before the stack's), the row's START and them are
+ * taken, as fold_xml_start(), on_start() and fold_xml_skip() would take
+ * them, and the events read on from cell c (a backtrace written out, 3
+ * rows in 10 of a Time Profiler export).  1: taken; 0: nothing changed;
+ * -1: an error (why set).
  */
 static int
-row_begun(struct fold_xctrace_st *st, size_t w, size_t i, int c,
-    const struct fold_xml_small *last)
+row_begun(struct fold_xctrace_st *st, size_t w, size_t i, int c, size_t lo,
+    size_t ln)
 {
 	struct fold_xml *x = &st->xml;
-	size_t lo, n;
 	int j;
 
 	/* (no --weight, --pid, --tid: those cells are not used) */
 	for (j = 0; j < c; j++)
 		if (st->roles[j] == R_STACK)
 			return 0;
-	if (c == 0)
-		return 0;
-	/* the last cell taken: from lo */
-	lo = (size_t)(last->name - 1 - fold_xml_peek(x, &n));
-	if (!fold_xml_start(x, "<row>", 5))
+	if (c == 0 || !fold_xml_start(x, "<row>", 5))
 		return 0;
 	if (on_start(st) < 0)
 		return -1;
-	fold_xml_took(x, lo - (w + 5), i - lo, last->nlen);
+	fold_xml_took(x, lo - (w + 5), i - lo, ln);
 	st->col = c;
 	return 1;
+}
+
+/* Column c's cell at b (n bytes, as fold_xml_small() took it, e): an
+ * empty element of one attribute is the form looked for first in the next
+ * rows (rowh[c]), its head the bytes before its value. */
+static void
+cell_form(struct fold_xctrace_st *st, int c, const char *b, size_t n,
+    const struct fold_xml_small *e)
+{
+	char h[sizeof(st->rowh[c].s)];
+	size_t k = (size_t)(e->av[0] - b);
+
+	if (e->nattr != 1 || b[n - 2] != '/' || k >= sizeof(h))
+		return;
+	memcpy(h, b, k);
+	h[k] = '\0';
+	(void)fold_xml_head(&st->rowh[c], h);
 }
 
 /*
  * A whole row in one step, where it is the usual one of a table read for
  * its counts alone: "<row>", cells of the form fold_xml_small() takes,
  * the stack cell a <backtrace ref="N"/>, "</row>" (7 rows in 10 of a
- * Time Profiler export).  What the events of the row would do, without
- * them; 1: taken, 0: not such a row (nothing changed; the events read
- * it), -1: an error (why set).
+ * Time Profiler export).  Each column's cell is looked for first in the
+ * form it had in the row before (a ref, as most are), without its names
+ * scanned.  What the events of the row would do, without them; 1: taken,
+ * 0: not such a row (nothing changed; the events read it), -1: an error
+ * (why set).
  */
 static int
 row_fast(struct fold_xctrace_st *st)
 {
 	struct fold_xml *x = &st->xml;
-	struct fold_xml_small e, last;
-	size_t n, w = 0, i, k;
-	const char *b = fold_xml_peek(x, &n);
+	struct fold_xml_small e;
+	size_t n, w = 0, i, k, vn, lo = 0, ln = 0;
+	const char *b = fold_xml_peek(x, &n), *v;
 	uint64_t ref = 0;
 	uint32_t slot, stack = NONE;
 	int c, got = 0;
@@ -1079,28 +1095,31 @@ row_fast(struct fold_xctrace_st *st)
 	if (!st->schema || (st->flags & (FOLD_XCTRACE_WEIGHT |
 	    FOLD_XCTRACE_PID | FOLD_XCTRACE_TID)))
 		return 0;
-	last.name = NULL;	/* (row_begun() reads it only after a cell) */
-	last.nlen = 0;
 	while (w < n && (b[w] == '\n' || b[w] == ' ' || b[w] == '\t'))
 		w++;
 	if (n - w < 11 || memcmp(b + w, "<row>", 5) != 0)
 		return 0;
 	for (i = w + 5, c = 0; c < st->ncols; c++, i += k) {
-		if ((k = fold_xml_small(x, i, &e)) == 0)
-			return row_begun(st, w, i, c, &last);
-		last = e;
-		if (st->roles[c] != R_STACK)
+		if (st->roles[c] == R_STACK) {
+			at = i - w;
+			if ((k = fold_xml_leaf_at(x, i, &st->hbt, &v, &vn)) ==
+			    0 || parse_id(st, "ref", v, vn, &ref) < 0 ||
+			    ref_id(st, K_BT, ref, &slot) < 0) {
+				st->why[0] = '\0';	/* the events say it */
+				return row_begun(st, w, i, c, lo, ln);
+			}
+			stack = KAVAL(slot);
+			got = 1;
 			continue;
-		at = i - w;
-		if (!eq(e.name, e.nlen, "backtrace") || e.nattr != 1 ||
-		    !eq(e.an[0], e.alen[0], "ref") ||
-		    parse_id(st, "ref", e.av[0], e.avlen[0], &ref) < 0 ||
-		    ref_id(st, K_BT, ref, &slot) < 0) {
-			st->why[0] = '\0';	/* the events will say it */
-			return row_begun(st, w, i, c, &last);
 		}
-		stack = KAVAL(slot);
-		got = 1;
+		if ((k = fold_xml_leaf_at(x, i, &st->rowh[c], &v, &vn)) > 0)
+			ln = st->rowh[c].nlen;
+		else if ((k = fold_xml_small(x, i, &e)) > 0) {
+			cell_form(st, c, b + i, k, &e);
+			ln = e.nlen;
+		} else
+			return row_begun(st, w, i, c, lo, ln);
+		lo = i;
 	}
 	if (!got || n - i < 6 || memcmp(b + i, "</row>", 6) != 0)
 		return 0;
