@@ -265,12 +265,13 @@ halves() {
 	done
 	# four times: the stacks the second readers counted (the same ones
 	# four times over, summed at the output) sorted by a thread of their
-	# own (4096 or more of them)
+	# own (4096 or more of them), and the second half of the lines
+	# written by another
 	both "$T/g.xml" "$T/g.xml" "$T/g.xml" "$T/g.xml"
 	if command -v strace > /dev/null && [ -z "${FOLDKIT_SAN:-}" ]; then
 		FOLDKIT_XCTRACE_THREADS=2 strace -f -e trace=clone,clone3 -o "$T/tr" \
 		    "$BIN/stackcollapse-xctrace" -q "$T/g.xml" "$T/g.xml" "$T/g.xml" "$T/g.xml" > /dev/null
-		[ "$(grep -c 'clone3\{0,1\}(' "$T/tr")" -eq 5 ] || fail "threads: $(cat "$T/tr")"
+		[ "$(grep -c 'clone3\{0,1\}(' "$T/tr")" -eq 6 ] || fail "threads: $(cat "$T/tr")"
 	fi
 	halves "$T/g.xml"
 	# standard input redirected from the file, and through a pipe (one
@@ -280,6 +281,40 @@ halves() {
 	cmp "$T/in.out" "$T/one.out"
 	cat "$T/g.xml" | FOLDKIT_XCTRACE_THREADS=2 sc -q > "$T/in.out"
 	cmp "$T/in.out" "$T/one.out"
+}
+
+@test "two writers: the lines in two halves at once at their places, to a file after other output, appended, to a pipe; a file that cannot grow" {
+	local f
+	"$TESTBIN/xctracegen" 2000 > "$T/g.xml"
+	FOLDKIT_XCTRACE_THREADS=1 sc -q "$T/g.xml" > "$T/g.out"
+	[ "$(wc -l < "$T/g.out")" -gt 100 ]
+	for f in "$T/g.xml" "$D/nodes.xml" "$D/names.xml"; do
+		FOLDKIT_XCTRACE_THREADS=1 sc -q "$f" > "$T/one.out"
+		FOLDKIT_XCTRACE_THREADS=2 sc -q "$f" > "$T/file.out"
+		cmp "$T/one.out" "$T/file.out"
+		{ echo before; FOLDKIT_XCTRACE_THREADS=2 sc -q "$f"; echo after; } > "$T/mid.out"
+		{ echo before; cat "$T/one.out"; echo after; } | cmp - "$T/mid.out"
+		echo old > "$T/app.out"
+		FOLDKIT_XCTRACE_THREADS=2 sc -q "$f" >> "$T/app.out"
+		{ echo old; cat "$T/one.out"; } | cmp - "$T/app.out"
+		FOLDKIT_XCTRACE_THREADS=2 sc -q "$f" | cat > "$T/pipe.out"
+		cmp "$T/one.out" "$T/pipe.out"
+	done
+	# two threads write, each its half at its offset (strace -f)
+	if command -v strace > /dev/null && [ -z "${FOLDKIT_SAN:-}" ]; then
+		FOLDKIT_XCTRACE_THREADS=2 strace -f -e trace=pwrite64 -o "$T/tr" \
+		    "$BIN/stackcollapse-xctrace" -q "$T/g.xml" > "$T/file.out"
+		cmp "$T/g.out" "$T/file.out"
+		[ "$(grep 'pwrite64(1,' "$T/tr" | awk '{ print $1 }' | sort -u | wc -l)" -eq 2 ] ||
+			fail "writes: $(cat "$T/tr")"
+	fi
+	# a file that cannot grow: a write error, exit 1
+	[ -z "${FOLDKIT_SAN:-}" ] || return 0
+	"$TESTBIN/xctracegen" 20000 > "$T/g.xml"
+	run bash -c 'trap "" XFSZ; ulimit -f 1024; FOLDKIT_XCTRACE_THREADS=2 "$1" -q "$2" > "$3"' _ \
+	    "$BIN/stackcollapse-xctrace" "$T/g.xml" "$T/small.out"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "stackcollapse-xctrace: write error: "* ]]
 }
 
 @test "two readers: every fixture and shared export, forced, gives what one reader gives" {

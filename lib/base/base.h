@@ -92,13 +92,10 @@ void fold_prefault(void *p, size_t n);
 /* Seconds since t0, a CLOCK_MONOTONIC time (struct timespec, <time.h>). */
 struct timespec;
 double fold_since(const struct timespec *t0);
-/*
- * Where to keep the keep bytes left at the front of a read buffer so that
- * the next read(2) lands on a 64-byte boundary: base + pad + keep is
- * aligned.  The kernel's copy into a misaligned destination is several
- * times slower on some x86 CPUs (measured: 4x from a file, 1.7x from a
- * pipe, AMD EPYC); a buffer needs FOLD_READ_ALIGN bytes of slack for it.
- */
+/* Where to keep the keep bytes left at the front of a read buffer so that
+ * read(2) lands on a 64-byte boundary (base + pad + keep): the kernel's copy
+ * to a misaligned place is 1.7x (pipe) to 4x (file) slower on AMD EPYC; a
+ * buffer needs FOLD_READ_ALIGN bytes of slack for it. */
 #define FOLD_READ_ALIGN 64
 static inline size_t
 fold_read_pad(const void *base, size_t keep)
@@ -122,14 +119,9 @@ static inline uint64_t
 fold_getu(const unsigned char *p, int n, int be)
 {
 	uint64_t v = 0;
-	int i;
 
-	if (be)
-		for (i = 0; i < n; i++)
-			v = v << 8 | p[i];
-	else
-		for (i = n - 1; i >= 0; i--)
-			v = v << 8 | p[i];
+	for (int i = 0; i < n; i++)
+		v = be ? v << 8 | p[i] : v | (uint64_t)p[i] << (8 * i);
 	return v;
 }
 
@@ -154,21 +146,19 @@ double fold_opt_pct(const char *opt, const char *arg);
  * Reads the files of a list in order ("-" or an empty list is stdin) with
  * read(2) into one buffer and hands out lines without copying, valid until
  * the next fold_in_line(), without the '\n' (a '\r' before it is kept).
- * The buffer grows for a long line (never shrinks); a last line without a
- * newline is returned, nonl set.  A file that cannot be opened or read is
- * reported ("prog: name: error"), status 1, and the next file is read.
- * FOLD_IN_STREAM (the default): every line is dropped once used; files are
- * read, never mapped (a page fault each cost more than read(2)'s copy: 70
- * against 23 ms of CPU for 95 MB on our VM).  FOLD_IN_WINDOW: the same, but
- * a regular file (stdin too) is mapped and read through a fold_window (its
- * pages read in 4 MB at a time, given back behind: no copy, no fault a
- * page).  FOLD_IN_KEEP, for a caller that keeps some lines: a regular file
- * is mapped, lines handed out from the map (mapped 1); after each line it
- * keeps the caller calls fold_in_keep(): it stays valid until fold_in_free()
- * (so do the pages before it); pages behind with no kept line are unmapped
- * as reading goes on.  A file that cannot be mapped is read.  FOLD_IN_READ:
- * never map.  hold (WINDOW): set by a caller that uses lines after it reads
- * on: pages from hold on stay, maps stay until fold_in_free().
+ * The buffer grows for a long line; a last line without a newline is
+ * returned, nonl set.  A file that cannot be opened or read is reported
+ * ("prog: name: error"), status 1, and the next file is read.
+ * FOLD_IN_STREAM (default): lines dropped once used; files read, never
+ * mapped (a fault a page: 70 against 23 ms of CPU for 95 MB on our VM).
+ * FOLD_IN_WINDOW: the same, but a regular file (stdin too) is mapped and
+ * read through a fold_window.  FOLD_IN_KEEP, for a caller that keeps some
+ * lines: a regular file is mapped, lines handed out from the map (mapped
+ * 1); a line the caller keeps (fold_in_keep() after it) stays valid until
+ * fold_in_free(), so do the pages before it; pages behind with no kept line
+ * are unmapped as reading goes on.  FOLD_IN_READ: never map.  hold
+ * (WINDOW): set by a caller that uses lines after it reads on: pages from
+ * hold on stay, maps stay until fold_in_free().
  */
 enum { FOLD_IN_STREAM, FOLD_IN_KEEP, FOLD_IN_READ, FOLD_IN_WINDOW };
 struct fold_in {
@@ -252,9 +242,23 @@ int fo_end(int status);
 int fo_seekable(int64_t *start);
 void fo_rewind(int64_t start);
 /* All of p[0..n) written to fd at offset off (-1: where fd stands); 0, or
- * the errno of the failure (ENOSPC: nothing written).  No exit: threads
- * writing parts of the output at once with it say the error after. */
+ * the errno of the failure (ENOSPC: nothing written); no exit. */
 int fold_write_all(int fd, const void *p, size_t n, int64_t off);
+/* Parts of the output written at once by threads, each at its offset:
+ * fo_at_begin() flushes, then 1 if stdout takes writes at offsets (a
+ * regular file not opened to append, /dev/null), *start where the output
+ * goes on.  A part: fo_at_init(w, off); fo_at_room(), fo_at_wrote() as
+ * fo_room(), fo_wrote() (room for any n); fo_at_flush() at its end, then
+ * w->err is the errno of a failed write (else 0; the caller says it);
+ * fo_at_free().  fo_at_done(end): stdout's offset put at end. */
+struct fo_at { char *buf; size_t n, cap; int64_t off; int err; };
+int fo_at_begin(int64_t *start);
+void fo_at_init(struct fo_at *w, int64_t off);
+char *fo_at_room(struct fo_at *w, size_t n);
+void fo_at_wrote(struct fo_at *w, const char *end);
+void fo_at_flush(struct fo_at *w);
+void fo_at_free(struct fo_at *w);
+void fo_at_done(int64_t end);
 
 /* ---- hash.c, arena.c, intern.c: strings and tables --------------------- */
 
@@ -276,10 +280,7 @@ void fold_arena_free(struct fold_arena *a);
  * Callers keep per-id data in their own arrays, grown with fold_grow() to
  * fold_intern_count().
  */
-struct fold_str {
-	const char *s;
-	size_t len;
-};
+struct fold_str { const char *s; size_t len; };
 struct fold_slot {
 	uint64_t h;		/* full hash */
 	const char *s;		/* NULL: empty; else the string, after its
@@ -305,13 +306,10 @@ uint32_t fold_intern(struct fold_intern *t, const char *s, size_t len,
 #define FOLD_NOID ((uint32_t)-1)
 uint32_t fold_intern_find_h(const struct fold_intern *t, const char *s,
     size_t len, uint64_t h);
-/*
- * Hints for a batch of lookups (the frames of a stack): first
+/* Hints for a batch of lookups (the frames of a stack), changing nothing:
  * fold_intern_prefetch() for each hash (the slot), then
  * fold_intern_prefetch_str() for each (the string a slot may hold), then
- * the lookups: their cache misses overlap instead of coming one by one.
- * They change nothing.
- */
+ * the lookups: their cache misses overlap instead of coming one by one. */
 /* A hint that *p will be read soon (no effect where not supported). */
 #if defined(__GNUC__) || defined(__clang__)
 #define fold_prefetch(p) __builtin_prefetch(p)
@@ -468,7 +466,6 @@ size_t fold_utf8_char(const unsigned char *s, size_t n, uint32_t *cp,
 void fo_json_str(const char *s, size_t len);	/* "..." valid JSON text */
 void fo_csv_field(const char *s, size_t len);	/* RFC 4180 quoting */
 void fo_tsv_field(const char *s, size_t len);	/* \t \n \r \\ escaped */
-
 
 /* ---- inflate.c: DEFLATE, zlib and gzip streams ------------------------- */
 

@@ -181,3 +181,73 @@ fo_rewind(int64_t start)
 	    ftruncate(1, (off_t)start) != 0)
 		fold_die(1, "write error: %s", strerror(errno));
 }
+
+/* Parts written at offsets by threads (see base.h). */
+
+int
+fo_at_begin(int64_t *start)
+{
+	int64_t at;
+
+	fo_flush();
+	if (!fo_seekable(&at) || (at >= 0 && (fcntl(1, F_GETFL) & O_APPEND)))
+		return 0;
+	*start = at < 0 ? 0 : at;
+	return 1;
+}
+
+void
+fo_at_init(struct fo_at *w, int64_t off)
+{
+	w->cap = 256 * 1024;
+	w->buf = xmalloc(w->cap);
+	w->n = 0;
+	w->off = off;
+	w->err = 0;
+}
+
+void
+fo_at_flush(struct fo_at *w)
+{
+	if (w->err == 0 && (w->err = fold_write_all(1, w->buf, w->n,
+	    w->off)) == 0)
+		w->off += (int64_t)w->n;
+	w->n = 0;
+}
+
+char *
+fo_at_room(struct fo_at *w, size_t n)
+{
+	if (n > w->cap - w->n) {
+		fo_at_flush(w);
+		if (n > w->cap) {
+			free(w->buf);
+			w->cap = n;
+			w->buf = xmalloc(w->cap);
+		}
+	}
+	return w->buf + w->n;
+}
+
+void
+fo_at_wrote(struct fo_at *w, const char *end)
+{
+	w->n = (size_t)(end - w->buf);
+}
+
+void
+fo_at_free(struct fo_at *w)
+{
+	free(w->buf);
+	w->buf = NULL;
+}
+
+void
+fo_at_done(int64_t end)
+{
+	struct stat st;
+
+	if (fstat(1, &st) == 0 && S_ISREG(st.st_mode) &&
+	    lseek(1, (off_t)end, SEEK_SET) < 0)
+		fold_die(1, "write error: %s", strerror(errno));
+}

@@ -1,6 +1,5 @@
 /* sample.c - macOS sample(1) reports to folded stacks. */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1858,90 +1857,6 @@ sort_items(struct item *a, size_t n)
 			a[j] = a[j - 1];
 		a[j] = x;
 	}
-}
-
-/*
- * Output written in parts at once, each at its place, by two threads:
- * fo_at_begin() flushes fo's buffer; 1 if stdout takes writes at an offset
- * (a regular file not opened to append, /dev/null), *start where this
- * output begins.  A part: fo_at_init(w, offset), fo_at_room() and
- * fo_at_wrote() as fo_room() and fo_wrote() (room for any n), fo_at_flush()
- * at its end (w->off may then be moved), then w->err is the errno of a
- * failed write (else 0); fo_at_free().  fo_at_done(end): stdout's offset
- * put at end (no fo_*() call between fo_at_begin() and it).
- */
-struct fo_at {
-	char *buf;
-	size_t n, cap;
-	int64_t off;
-	int err;
-};
-static int
-fo_at_begin(int64_t *start)
-{
-	int64_t at;
-
-	fo_flush();
-	if (!fo_seekable(&at) || (at >= 0 && (fcntl(1, F_GETFL) & O_APPEND)))
-		return 0;
-	*start = at < 0 ? 0 : at;
-	return 1;
-}
-
-static void
-fo_at_init(struct fo_at *w, int64_t off)
-{
-	w->cap = 256 * 1024;
-	w->buf = xmalloc(w->cap);
-	w->n = 0;
-	w->off = off;
-	w->err = 0;
-}
-
-static void
-fo_at_flush(struct fo_at *w)
-{
-	if (w->err == 0 && (w->err = fold_write_all(1, w->buf, w->n,
-	    w->off)) == 0)
-		w->off += (int64_t)w->n;
-	w->n = 0;
-}
-
-static char *
-fo_at_room(struct fo_at *w, size_t n)
-{
-	if (n > w->cap - w->n) {
-		fo_at_flush(w);
-		if (n > w->cap) {
-			free(w->buf);
-			w->cap = n;
-			w->buf = xmalloc(w->cap);
-		}
-	}
-	return w->buf + w->n;
-}
-
-static void
-fo_at_wrote(struct fo_at *w, const char *end)
-{
-	w->n = (size_t)(end - w->buf);
-}
-
-static void
-fo_at_free(struct fo_at *w)
-{
-	free(w->buf);
-	w->buf = NULL;
-}
-
-static void
-fo_at_done(int64_t end)
-{
-	struct stat st;
-
-	if (fstat(1, &st) == 0 && S_ISREG(st.st_mode) &&
-	    lseek(1, (off_t)end, SEEK_SET) < 0)
-		fold_die(1, "write error: %s", strerror(errno));
 }
 
 /* The items of a tree (see above), made in a thread of their own for the

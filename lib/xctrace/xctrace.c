@@ -2086,6 +2086,9 @@ struct lines {
 	uint32_t root;			/* its root frame and frames */
 	const char *seq;
 	size_t nseq;
+	struct fo_at *at;		/* a part written at an offset, or
+					   NULL: stdout's writer */
+	int64_t atoff;			/* at->off when the last was put */
 };
 
 /* A line: root frame root (NONE: none), then the frames of s (uint32_t
@@ -2118,7 +2121,8 @@ put_line(struct lines *l, uint32_t root, struct fold_str s, uint64_t v)
 			pb += to[fr + 1] - to[fr];
 		}
 	}
-	if ((o = p = fo_room(n)) == NULL) {
+	o = p = l->at != NULL ? fo_at_room(l->at, n) : fo_room(n);
+	if (o == NULL) {
 		/* longer than the buffer: piece by piece */
 		if (root != NONE)
 			fo_write(l->tx + to[root], to[root + 1] - to[root]);
@@ -2134,7 +2138,8 @@ put_line(struct lines *l, uint32_t root, struct fold_str s, uint64_t v)
 		return;
 	}
 	i = root != NONE ? 0 : 1;
-	if (o == l->end && pb > 0) {
+	if (o == l->end && pb > 0 && (l->at == NULL ||
+	    l->at->off == l->atoff)) {	/* (not flushed since) */
 		/* the frames shared with the line before (whose last ';'
 		 * may be its ' ') */
 		memcpy(p, l->prev, pb);
@@ -2156,7 +2161,11 @@ put_line(struct lines *l, uint32_t root, struct fold_str s, uint64_t v)
 	p[-1] = ' ';		/* the last frame's ';' */
 	p += fold_fmt_u64(p, v);
 	*p++ = '\n';
-	fo_wrote(p);
+	if (l->at != NULL) {
+		fo_at_wrote(l->at, p);
+		l->atoff = l->at->off;
+	} else
+		fo_wrote(p);
 	l->prev = o;
 	l->end = p;
 	l->root = root;
@@ -2290,6 +2299,107 @@ frame_texts(const struct fold_xctrace_st *st, struct lines *l)
 /* Keys below this many: no second thread for the pending ones. */
 #define KEYS_THREAD 4096
 
+/*
+ * The lines in order, written in two halves at once (half the frames
+ * each) when stdout takes writes at offsets: the second half by a thread
+ * of its own, at the offset it counts from the sizes of the lines before
+ * (their texts, count and '\n': put_line()'s bytes).  From LINES_THREAD
+ * lines (FOLD_XCTRACE_TWO: 2; FOLD_XCTRACE_ONE: never).
+ */
+#define LINES_THREAD 4096
+struct oline {
+	const struct key *k;
+	size_t frames;
+	uint64_t v;
+};
+struct half {
+	struct lines l;
+	const struct keyset *ks;
+	const struct oline *ol;
+	size_t from, to;
+	int64_t start, at;	/* the output's offset, this half's */
+	struct fo_at w;
+};
+
+/* bytes of the line of ol */
+static uint64_t
+line_size(const struct lines *l, const struct keyset *ks,
+    const struct oline *ol)
+{
+	struct fold_str s = key_stack(ks, ol->k);
+	uint64_t n = 1, v = ol->v;
+	size_t i;
+	uint32_t fr;
+
+	if (ol->k->root != NONE)
+		n += l->to[ol->k->root + 1] - l->to[ol->k->root];
+	for (i = 0; i < ol->frames; i++) {
+		memcpy(&fr, s.s + i * sizeof(fr), sizeof(fr));
+		n += l->to[fr + 1] - l->to[fr];
+	}
+	do
+		n++;
+	while ((v /= 10) != 0);
+	return n;
+}
+
+static void *
+write_half(void *arg)
+{
+	struct half *h = arg;
+	size_t i;
+
+	h->at = h->start;
+	for (i = 0; i < h->from; i++)
+		h->at += (int64_t)line_size(&h->l, h->ks, &h->ol[i]);
+	fo_at_init(&h->w, h->at);
+	h->l.at = &h->w;
+	for (i = h->from; i < h->to; i++)
+		put_line(&h->l, h->ol[i].k->root, key_stack(h->ks,
+		    h->ol[i].k), h->ol[i].v);
+	fo_at_flush(&h->w);
+	return NULL;
+}
+
+/* The nl lines of ol in two halves (see above): 1, or 0 if no thread
+ * could be made (nothing written). */
+static int
+write_halves(const struct lines *l, const struct keyset *ks,
+    const struct oline *ol, size_t nl, int64_t start)
+{
+	struct half h[2];
+	size_t tot = 0, i, m;
+	pthread_t thr;
+	int err, s;
+
+	for (i = 0; i < nl; i++)
+		tot += ol[i].frames;
+	for (i = m = 0; m < nl && 2 * i < tot; m++)
+		i += ol[m].frames;
+	for (s = 0; s < 2; s++) {
+		h[s].l = *l;
+		h[s].ks = ks;
+		h[s].ol = ol;
+		h[s].from = s == 0 ? 0 : m;
+		h[s].to = s == 0 ? m : nl;
+		h[s].start = start;
+	}
+	if (pthread_create(&thr, NULL, write_half, &h[1]) != 0)
+		return 0;
+	(void)write_half(&h[0]);
+	pthread_join(thr, NULL);
+	err = h[0].w.err != 0 ? h[0].w.err : h[1].w.err;
+	fo_at_free(&h[0].w);
+	fo_at_free(&h[1].w);
+	if (err != 0)
+		fold_die(1, "write error: %s", strerror(err));
+	if (h[0].w.off != h[1].at)
+		fold_die(1, "internal error: the output's halves were not the "
+		    "sizes counted");
+	fo_at_done(h[1].w.off);
+	return 1;
+}
+
 void
 fold_xctrace_print(struct fold_xctrace *xc)
 {
@@ -2303,6 +2413,9 @@ fold_xctrace_print(struct fold_xctrace *xc)
 	uint32_t *rank, root, sid;
 	pthread_t thr;
 	int weight = (st->flags & FOLD_XCTRACE_WEIGHT) != 0, c, th = 0;
+	struct oline *ol;
+	size_t nl = 0;
+	int64_t start;
 
 	rank = frame_ranks(st);
 	memset(&a, 0, sizeof(a));
@@ -2341,6 +2454,7 @@ fold_xctrace_print(struct fold_xctrace *xc)
 	/* both in order, each key once, its counts summed (rows: no sum
 	 * comes near 2^64) */
 	frame_texts(st, &l);
+	ol = xmalloc((a.n + b.n + 1) * sizeof(*ol));
 	for (i = j = 0; i < a.n || j < b.n;) {
 		if (j == b.n)
 			c = -1;
@@ -2359,8 +2473,17 @@ fold_xctrace_print(struct fold_xctrace *xc)
 		while (c >= 0 && j < b.n &&
 		    fold_strcmp(b.ks[b.ids[j - 1]], b.ks[b.ids[j]]) == 0)
 			v += b.k[b.ids[j++]].n;
-		put_line(&l, k->root, key_stack(&a, k), v);
+		ol[nl].k = k;
+		ol[nl].frames = key_stack(&a, k).len / sizeof(uint32_t);
+		ol[nl++].v = v;
 	}
+	if ((st->flags & FOLD_XCTRACE_ONE) || nl < ((st->flags &
+	    FOLD_XCTRACE_TWO) ? 2 : LINES_THREAD) || !fo_at_begin(&start) ||
+	    !write_halves(&l, &a, ol, nl, start))
+		for (i = 0; i < nl; i++)
+			put_line(&l, ol[i].k->root, key_stack(&a, ol[i].k),
+			    ol[i].v);
+	free(ol);
 	free((void *)l.tx);
 	free((void *)l.to);
 	free_keys(&a);

@@ -52,7 +52,9 @@
  *  - Memory grows with the distinct frames, backtraces, threads, weights
  *    and stacks, never with the rows; the XML reader holds one token.
  *  - Inputs ("-" or none: stdin) are summed; fold_xctrace_print() writes
- *    one line per distinct stack, sorted by its bytes (as sort(1)).  An
+ *    one line per distinct stack, sorted by its bytes (as sort(1)); to
+ *    a regular file or /dev/null, from 4096 lines, in two halves at once
+ *    by two threads, each at its offset (pwrite(2)).  An
  *    input that is a directory or ends in ".trace" is a trace bundle: it
  *    is exported by running `xctrace export` with the time-profile xpath
  *    (found on PATH) and its output read.
@@ -63,9 +65,10 @@ enum {
 	FOLD_XCTRACE_PID = 1 << 2,	/* PROCESS-PID root frames */
 	FOLD_XCTRACE_TID = 1 << 3,	/* PROCESS-PID/TID root frames */
 	FOLD_XCTRACE_QUIET = 1 << 4,	/* no warnings */
-	FOLD_XCTRACE_ONE = 1 << 5,	/* one reader, whatever the input */
-	FOLD_XCTRACE_TWO = 1 << 6	/* two readers where they can be,
-					   whatever its size */
+	FOLD_XCTRACE_ONE = 1 << 5,	/* one reader and one writer,
+					   whatever the input */
+	FOLD_XCTRACE_TWO = 1 << 6	/* two readers and two writers where
+					   they can be, whatever its size */
 };
 struct fold_xctrace_st;
 struct fold_xctrace {
