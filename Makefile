@@ -73,7 +73,10 @@ TESTTOOLS = $(BUILD)/test/jsoncheck $(BUILD)/test/xmlcheck $(BUILD)/test/randbyt
 	$(BUILD)/test/pdmangle $(BUILD)/test/symlookup $(BUILD)/test/demangle \
 	$(BUILD)/test/libcheck $(BUILD)/test/cfidump $(BUILD)/test/inflate \
 	$(BUILD)/test/pprofgen $(BUILD)/test/dwarfinl $(BUILD)/test/xctracegen \
-	$(BUILD)/test/samplygen
+	$(BUILD)/test/samplygen $(BUILD)/test/failpread.so
+$(BUILD)/test/failpread.so: tests/tools/failpread.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -shared -fPIC -o $@ $<
 $(BUILD)/test/symlookup: tests/tools/symlookup.c $(LIBHDR) $(BUILD)/libfold.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfold.a -lm

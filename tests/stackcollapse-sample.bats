@@ -356,7 +356,7 @@ same3() {
 	[ "$status" -eq 1 ]
 }
 
-@test "a regular file is read in place (mapped, 4 MB read in ahead, given back behind): what a pipe gives" {
+@test "a regular file is read in place (mapped, 4 MB read in ahead, given back behind; in chunks, with pread): what a pipe gives" {
 	local f
 	awk 'NR == FNR { l[++n] = $0; next } END {
 		for (k = 1; k <= 5000; k++) for (i = 1; i <= n; i++) print l[i] }' \
@@ -377,7 +377,7 @@ same3() {
 	cmp "$T/want.out" "$T/got.out"
 	# the pages behind given back (so memory does not grow with the file)
 	command -v strace > /dev/null && [ -z "${FOLDKIT_SAN:-}" ] || return 0
-	for t in 1 2; do
+	for t in 1; do
 		# (a file a thread: no call cut in two by another thread's)
 		rm -f "$T"/tr*
 		FOLDKIT_SAMPLE_THREADS=$t strace -ff -e trace=madvise -o "$T/tr" \
@@ -400,6 +400,57 @@ same3() {
 		    [ "$in" -ge "$n" ] && [ "$in" -le $((n + 64 * 4096)) ] ||
 			fail "$t threads: given back $back, read in $in of $n"
 	done
+	# two threads (in chunks): the map's first 4 MB read in, for the
+	# first line and the chunks' places; the chunks read with pread(2)
+	# into a buffer each, all of the file but its first line
+	rm -f "$T"/tr*
+	FOLDKIT_SAMPLE_THREADS=2 strace -ff -e trace=madvise -o "$T/tr" \
+	    "$BIN/stackcollapse-sample" -q "$T/big.txt" > /dev/null
+	rm -f "$T"/pr*
+	# (-P: the file's calls, not the dynamic loader's)
+	FOLDKIT_SAMPLE_THREADS=2 strace -ff -e trace=pread64 -P "$T/big.txt" -o "$T/pr" \
+	    "$BIN/stackcollapse-sample" -q "$T/big.txt" > /dev/null
+	{ cat "$T"/tr.*; cat "$T"/pr.*; } | awk '
+	    /MADV_POPULATE_READ\) = 0/ { sub(",", "", $2); p += $2 }
+	    /^pread64\(/ && / = [0-9]+$/ { r += $NF }
+	    END { print p + 0, r + 0 }' > "$T/back"
+	read -r in got < "$T/back"
+	[ "$in" -le $((4 << 20)) ] && [ "$got" -le "$n" ] &&
+	    [ "$got" -ge $((n - 4096)) ] ||
+		fail "2 threads: read in $in, read with pread $got of $n"
+}
+
+@test "in chunks, a part that pread(2) cannot read is read from the map, a line longer than the buffer whole: the same output" {
+	[ -z "${FOLDKIT_SAN:-}" ] || skip "LD_PRELOAD and the sanitizers do not mix"
+	[ "$(uname -s)" = Linux ] || skip "LD_PRELOAD: Linux"
+	[ -f "$TESTBIN/failpread.so" ] || skip "no $TESTBIN/failpread.so"
+	awk 'NR == FNR { l[++n] = $0; next } END {
+		for (k = 1; k <= 3000; k++) for (i = 1; i <= n; i++) print l[i] }' \
+	    "$D/rules.txt" /dev/null > "$T/big.txt"
+	FOLDKIT_SAMPLE_THREADS=1 sc "$T/big.txt" > "$T/one.out" 2> "$T/one.err"
+	# every read failing, or those after half the file (the first
+	# chunk read, the others not)
+	for n in 0 $(($(wc -c < "$T/big.txt") / 2)); do
+		FAILPREAD_AFTER=$n FOLDKIT_SAMPLE_THREADS=2 \
+		    LD_PRELOAD=$TESTBIN/failpread.so sc "$T/big.txt" \
+		    > "$T/two.out" 2> "$T/two.err"
+		cmp "$T/one.out" "$T/two.out"
+		cmp "$T/one.err" "$T/two.err"
+	done
+	# a line longer than the reading buffer (128 KB), in a chunk
+	awk 'NR == FNR { l[++n] = $0; next } END {
+		for (k = 1; k <= 3000; k++) for (i = 1; i <= n; i++) {
+			s = l[i]
+			if (k == 2000 && s ~ /ThreadFunc/) {
+				x = "x"; while (length(x) < 300000) x = x x
+				sub(/ThreadFunc/, "ThreadFunc" x, s)
+			}
+			print s } }' "$D/rules.txt" /dev/null > "$T/long.txt"
+	FOLDKIT_SAMPLE_THREADS=1 sc "$T/long.txt" > "$T/one.out" 2> "$T/one.err"
+	FOLDKIT_SAMPLE_THREADS=2 sc "$T/long.txt" > "$T/two.out" 2> "$T/two.err"
+	grep -q 'ThreadFuncxxxxxxxx' "$T/two.out"
+	cmp "$T/one.out" "$T/two.out"
+	cmp "$T/one.err" "$T/two.err"
 }
 
 @test "two threads: frames of a mapped file found by the tree side, of a pipe by the reader: what one thread gives" {

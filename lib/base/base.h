@@ -176,6 +176,7 @@ struct fold_in {
 	const char *data;	/* buf, or the current file's map */
 	int map;		/* FOLD_IN_*, set by the caller */
 	int mapped;		/* the current file is mapped */
+	uint64_t dataoff;	/* mapped: the file offset of data[0] */
 	size_t dropped, kept;	/* map: unmapped or kept below dropped;
 				   the end of the last line kept */
 	struct fold_map { void *p; size_t len; } *maps;	/* unmapped at free */

@@ -67,6 +67,7 @@ map_file(struct fold_in *in)
 	in->maps[in->nmaps].p = p;
 	in->maps[in->nmaps++].len = (size_t)(st.st_size - base);
 	in->data = p;
+	in->dataoff = (uint64_t)base;
 	in->pos = (size_t)(off - base);
 	in->end = (size_t)(st.st_size - base);
 	in->eof = 1;

@@ -124,6 +124,8 @@ struct fold_samplerep_st {
 	size_t seencap;
 	struct slot { uint32_t up, fr, node; } *slots;
 	size_t smask, nslots;
+	char *rbuf;			/* read_range_fd()'s */
+	size_t rbcap;
 };
 
 
@@ -1435,6 +1437,9 @@ struct chunk {
 struct chunks {
 	const char *data;
 	size_t len;			/* of data */
+	int fd;				/* data[k] is at offset foff + k of
+					   fd (-1: read the map) */
+	int64_t foff;
 	size_t ahead;			/* data[0..ahead) was read in */
 	struct chunk c[NCHUNK];
 	size_t n;
@@ -1572,6 +1577,68 @@ take_chunk(struct chunks *ch)
 	return k;
 }
 
+/*
+ * read_range() with pread(2) into the tree's buffer of RBUF bytes (grown
+ * for a longer line), not through the map: the kernel copies the file's pages
+ * instead of mapping them and taking them back (6 against 10 ms of CPU
+ * for 86 MB on our VM), and the lines are read from the cache.  A read
+ * that fails or comes short (a file cut meanwhile) leaves the rest to
+ * read_range(), from the map, as it would have been read.
+ */
+#define RBUF (128 * 1024)
+static unsigned long long
+read_range_fd(struct fold_samplerep *r, const struct chunks *ch, size_t from,
+    size_t to, unsigned long long lineno)
+{
+	struct fold_samplerep_st *st = r->st;
+	struct scan sc[BATCH];
+	struct rec rc;
+	size_t have = 0, off, nb, i, want, cap;
+	char *buf;
+	ssize_t got;
+
+	if (st->rbuf == NULL) {		/* (the tree's: one a thread) */
+		st->rbcap = RBUF;
+		st->rbuf = xmalloc(st->rbcap);
+	}
+	buf = st->rbuf;
+	cap = st->rbcap;
+
+	/* buf[0..have) is data[from..from + have) */
+	while (from + have < to || have > 0) {
+		if (from + have < to && have < cap) {
+			want = to - from - have < cap - have ? to - from - have :
+			    cap - have;
+			got = pread(ch->fd, buf + have, want, (off_t)(ch->foff +
+			    (int64_t)(from + have)));
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0 || (size_t)got > want)
+				break;
+			have += (size_t)got;
+		}
+		off = 0;
+		while ((nb = scan_batch(buf, &off, have, from + have == to,
+		    &st->cache, sc)) > 0)
+			for (i = 0; i < nb; i++) {
+				r->lineno = ++lineno;
+				line_rec(st, &sc[i], &rc, 0);
+				use_rec(r, &rc);
+			}
+		memmove(buf, buf + off, have - off);
+		from += off;
+		have -= off;
+		if (have == cap) {	/* a line longer than buf */
+			cap *= 2;
+			st->rbuf = buf = xrealloc(buf, cap);
+			st->rbcap = cap;
+		}
+	}
+	if (from < to)
+		lineno = read_range(r, ch->data, from, to, 0, lineno);
+	return lineno;
+}
+
 /* Read chunk k into r, as the line after the chunk before would find it
  * if that ends inside a call graph: at level 0 of a call graph. */
 static void
@@ -1591,7 +1658,8 @@ read_chunk(struct fold_samplerep *r, struct chunks *ch, size_t k)
 		if (st->graphs == 0)
 			st->graphs = 1;
 	}
-	c->lines = read_range(r, ch->data, c->from, c->to, ch->ahead, 0);
+	c->lines = ch->fd >= 0 ? read_range_fd(r, ch, c->from, c->to, 0) :
+	    read_range(r, ch->data, c->from, c->to, ch->ahead, 0);
 	c->state = st->state;
 	if (c->to < ch->len) {
 		if (st->state == S_TREE)
@@ -1695,6 +1763,9 @@ split_run(struct reader *rd, const char *line1, const char *data, size_t n)
 	ch.ahead = rd->in.win.filled > rd->in.pos ? rd->in.win.filled -
 	    rd->in.pos : 0;
 	ch.next = 2;
+	/* the chunks read with pread(2) from the mapped file */
+	ch.fd = rd->in.fd;
+	ch.foff = (int64_t)rd->in.dataoff + (data - rd->in.data);
 	pthread_mutex_init(&ch.mu, NULL);
 	r2 = fold_samplerep_new(r->st->flags);
 	r2->file = r->file;
@@ -2358,6 +2429,7 @@ fold_samplerep_end(struct fold_samplerep *r)
 	free(st->nk);
 	free(st->seen);
 	free(st->slots);
+	free(st->rbuf);
 	free(st->nodes);
 	free(st->tmp);
 	free(st);

@@ -42,8 +42,9 @@
  *  - _run() reads in two threads when FOLDKIT_SAMPLE_THREADS is 2, or is
  *    not set and the input is a regular file of 4 MB or more with two
  *    processors online; never with STRICT.  A single mapped file with
- *    threads' lines spread in it is read in chunks, each thread into a
- *    tree of its own (kept in r until _end()); _print() then writes the
+ *    threads' lines spread in it is read in chunks (with pread(2), the
+ *    map where a read fails), each thread into a tree of its own (kept
+ *    in r until _end()); _print() then writes the
  *    two trees at once, from two threads, when stdout takes writes at an
  *    offset (fo_at_begin()).  Else one thread reads lines and the
  *    caller's builds the tree.  Output, messages, their order and the
