@@ -1596,6 +1596,7 @@ read_range_fd(struct fold_samplerep *r, const struct chunks *ch, size_t from,
 	size_t have = 0, off, nb, i, want, cap;
 	char *buf;
 	ssize_t got;
+	struct fold_window w;
 
 	if (st->rbuf == NULL) {		/* (the tree's: one a thread) */
 		st->rbcap = RBUF;
@@ -1603,6 +1604,10 @@ read_range_fd(struct fold_samplerep *r, const struct chunks *ch, size_t from,
 	}
 	buf = st->rbuf;
 	cap = st->rbcap;
+	/* the map's pages here (read in by fold_in's window, or by bound()
+	 * looking for where chunks begin) given back at the end */
+	fold_window_init(&w, from, to);
+	w.filled = to;
 
 	/* buf[0..have) is data[from..from + have) */
 	while (from + have < to || have > 0) {
@@ -1636,6 +1641,7 @@ read_range_fd(struct fold_samplerep *r, const struct chunks *ch, size_t from,
 	}
 	if (from < to)
 		lineno = read_range(r, ch->data, from, to, 0, lineno);
+	fold_window_done(ch->data, &w);
 	return lineno;
 }
 
