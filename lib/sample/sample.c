@@ -1940,7 +1940,8 @@ sort_items(struct item *a, size_t n)
  * second one; with sizes, the bytes each item below the empty stack
  * stands for in the output (its line, or the lines of its children). */
 struct titems {
-	const struct fold_samplerep_st *st;	/* the tree */
+	struct fold_samplerep_st *st;	/* the tree (its child lists and nk[]
+				   used up: see make_items()) */
 	const uint32_t *fmap;	/* its frames' numbers in rank (NULL: as is) */
 	const uint32_t *rank;
 	const struct frame *frames;	/* by number in rank */
@@ -2007,20 +2008,27 @@ sort_top(struct titems *ti)
  * child's number is above its parent's, so one pass from the top settles
  * it, and counts the items below each stack (at first[up + 2], summed
  * below into where each stack's items start).  With sizes, the length of
- * each live stack's text (plen[]) and the item below the empty stack its
- * lines count in (top[]) follow from its parent's.
+ * each live stack's text (plen) and the item below the empty stack its
+ * lines count in (top) follow from its parent's.  The tree is read: the
+ * flags go in nk[], plen and top in each node's kid and sib (its child
+ * list), memory already resident, where fresh arrays would cost a page
+ * fault every 4 KB.
  */
+#define PLEN(n) t[n].kid
+#define TOP(n) t[n].sib
 static void *
 make_items(void *arg)
 {
 	struct titems *ti = arg;
-	const struct tnode *t = ti->st->t;
+	struct tnode *t = ti->st->t;
 	const uint32_t *rank = ti->rank, *fmap = ti->fmap;
 	size_t tn = ti->st->tn, n, u, i, len;
-	unsigned char *fl = xcalloc(tn, 1);
+	unsigned char *fl = ti->st->nk;
 	uint32_t *first = xcalloc(tn + 2, sizeof(*first)), fr;
-	uint32_t *plen = NULL, *top = NULL;
+	int sized = ti->sizes;
 	struct item *it;
+
+	memset(fl, 0, tn);
 
 	for (n = tn; n-- > 1;)
 		if (t[n].own > 0 || (fl[n] & 2)) {
@@ -2036,11 +2044,8 @@ make_items(void *arg)
 	    sizeof(*ti->items));
 	ti->m = first[2];
 	ti->tsz = NULL;
-	if (ti->sizes) {
-		plen = xmalloc(tn * sizeof(*plen));
-		top = xmalloc(tn * sizeof(*top));
+	if (sized)
 		ti->tsz = xcalloc(ti->m + 1, sizeof(*ti->tsz));
-	}
 	/* stack u's items are filled from first[u + 1] on; a stack's number
 	 * is below its children's, so where its own are is known then (fewer
 	 * than 2 * MAXSTACKS items in all: first[] and the counts in the keys
@@ -2050,26 +2055,24 @@ make_items(void *arg)
 			continue;
 		u = t[n].up + 1;
 		fr = fmap != NULL ? fmap[t[n].fr] : t[n].fr;
-		if (plen != NULL) {	/* as the walk writes it */
+		if (sized) {	/* as the walk writes it */
 			len = ti->frames[fr].len;
-			if (u > 1 && plen[u - 1] > 0)
-				len += (size_t)plen[u - 1] + 1;
+			if (u > 1 && PLEN(u - 1) > 0)
+				len += (size_t)PLEN(u - 1) + 1;
 			if (len > UINT32_MAX - 64) {
-				free(plen);
-				free(top);
 				free(ti->tsz);
-				plen = top = NULL;
 				ti->tsz = NULL;
+				sized = 0;
 			} else
-				plen[n] = (uint32_t)len;
+				PLEN(n) = (uint32_t)len;
 		}
 		if (t[n].own > 0) {
 			i = first[u]++;
 			it = &ti->items[i];
 			it->key = (uint64_t)rank[2 * fr] << 32;
 			it->v = t[n].own;
-			if (plen != NULL && plen[n] > 0)
-				ti->tsz[u > 1 ? top[u - 1] : i] += plen[n] + 2 +
+			if (sized && PLEN(n) > 0)
+				ti->tsz[u > 1 ? TOP(u - 1) : i] += PLEN(n) + 2 +
 				    ndigits(t[n].own);
 		}
 		if (fl[n] & 2) {
@@ -2078,17 +2081,16 @@ make_items(void *arg)
 			it->key = (uint64_t)rank[2 * fr + 1] << 32 |
 			    (first[n + 2] - first[n + 1]);
 			it->v = first[n + 1];
-			if (top != NULL)
-				top[n] = u > 1 ? top[u - 1] : (uint32_t)i;
+			if (sized)
+				TOP(n) = u > 1 ? TOP(u - 1) : (uint32_t)i;
 		}
 	}
 	sort_top(ti);
-	free(top);
-	free(plen);
 	free(first);
-	free(fl);
 	return NULL;
 }
+#undef PLEN
+#undef TOP
 
 /* The walk: a level is, in each tree s, the items items[s][at[s]..end[s])
  * (sorted), below the stack of text path[0..plen).  Items of the same
