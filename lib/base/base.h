@@ -255,8 +255,11 @@ int fold_write_all(int fd, const void *p, size_t n, int64_t off);
 struct fo_at { char *buf; size_t n, cap; int64_t off; int err; };
 int fo_at_begin(int64_t *start);
 void fo_at_init(struct fo_at *w, int64_t off);
-char *fo_at_room(struct fo_at *w, size_t n);
-void fo_at_wrote(struct fo_at *w, const char *end);
+char *fo_at_more(struct fo_at *w, size_t n);	/* fo_at_room()'s flush */
+static inline char *fo_at_room(struct fo_at *w, size_t n)
+{ return n <= w->cap - w->n ? w->buf + w->n : fo_at_more(w, n); }
+static inline void fo_at_wrote(struct fo_at *w, const char *end)
+{ w->n = (size_t)(end - w->buf); }
 void fo_at_flush(struct fo_at *w);
 void fo_at_free(struct fo_at *w);
 void fo_at_done(int64_t end);
@@ -284,8 +287,7 @@ void fold_arena_free(struct fold_arena *a);
 struct fold_str { const char *s; size_t len; };
 struct fold_slot {
 	uint64_t h;		/* full hash */
-	const char *s;		/* NULL: empty; else the string, after its
-				   header (see intern.c) */
+	const char *s;		/* NULL: empty; else the string (intern.c) */
 };
 struct fold_intern {
 	struct fold_slot *slots;	/* open addressing, linear probing */

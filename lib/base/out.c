@@ -216,23 +216,15 @@ fo_at_flush(struct fo_at *w)
 }
 
 char *
-fo_at_room(struct fo_at *w, size_t n)
+fo_at_more(struct fo_at *w, size_t n)
 {
-	if (n > w->cap - w->n) {
-		fo_at_flush(w);
-		if (n > w->cap) {
-			free(w->buf);
-			w->cap = n;
-			w->buf = xmalloc(w->cap);
-		}
+	fo_at_flush(w);
+	if (n > w->cap) {
+		free(w->buf);
+		w->cap = n;
+		w->buf = xmalloc(w->cap);
 	}
 	return w->buf + w->n;
-}
-
-void
-fo_at_wrote(struct fo_at *w, const char *end)
-{
-	w->n = (size_t)(end - w->buf);
 }
 
 void
