@@ -35,7 +35,8 @@
  *
  *  - Use: fold_samplerep_new(), fold_samplerep_run() (or _line() for each
  *    line with file and lineno set, then _eof() after each input), then
- *    _print() and _end().  Memory grows with the distinct stacks and
+ *    _print() once (it uses up the trees' child lists: no line after it)
+ *    and _end().  Memory grows with the distinct stacks and
  *    frames and the deepest stack, not with the input (the texts of lines
  *    seen lately are kept too, 4 MB at most); a regular file is read in
  *    place (FOLD_IN_WINDOW).
