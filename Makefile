@@ -107,14 +107,15 @@ test: all $(TESTTOOLS)
 		LC_ALL=C "$$bats" $(BATSFLAGS) tests
 
 # The code with threads (perf.data: kallsyms and symbol tables read while
-# the records are; sample's reading thread; xctrace's two readers) again
+# the records are; sample's and xctrace's second thread, fold_pair) again
 # under ThreadSanitizer, where the compiler has it.
 TSANFLAGS = -O1 -g -fsanitize=thread
 TSANTESTS = tests/stackcollapse-perf-data.bats tests/stackcollapse-perf-symbols.bats \
+	tests/libfold.bats \
 	tests/stackcollapse-sample.bats tests/stackcollapse-sample-hostile.bats \
 	tests/stackcollapse-xctrace.bats
 TSANTOOLS = build/tsan/test/symlookup build/tsan/test/pdmangle \
-	build/tsan/test/randbytes build/tsan/test/xctracegen
+	build/tsan/test/randbytes build/tsan/test/xctracegen build/tsan/test/libcheck
 
 # The suite again under AddressSanitizer + UBSan, warnings as errors, then
 # the perf.data tests under ThreadSanitizer.

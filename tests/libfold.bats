@@ -6,6 +6,12 @@ load helper
 
 LIB=$BATS_TEST_DIRNAME/../lib
 OBJ=$BIN/../obj/lib
+# the library checks: the sanitizer build's copy when there is one
+if [ -n "${FOLDKIT_SAN:-}" ] && [ -x "$BIN/../test/libcheck" ]; then
+	LIBCHECK=$BIN/../test/libcheck
+else
+	LIBCHECK=$TESTBIN/libcheck
+fi
 
 # The domains in the order lib/fold.h lists them, lowest first.
 domains() {
@@ -114,4 +120,13 @@ need_objects() {
 	[ "$output" = "base/util calls report/table" ]
 	run circles "$BATS_TEST_TMPDIR/calls"
 	[ "$output" = "$(printf 'report/difftab\nreport/tally')" ]
+}
+
+@test "fold_pair: jobs on the second thread and here, in turn, their results seen after the wait; freed with a job running; no pair" {
+	# (under ThreadSanitizer too: make test's tsan run has this file)
+	for seed in 1 2; do
+		run "$LIBCHECK" pair 3000 "$seed"
+		[ "$status" -eq 0 ]
+		[ "$output" = "ok 3000 rounds" ]
+	done
 }

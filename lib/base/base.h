@@ -4,8 +4,8 @@
  * --version (usage.c), the line reader (in.c), the stdout writer (out.c),
  * arenas, hashing and interning (arena.c, hash.c, intern.c), rankings
  * (sort.c), counts and numbers (count.c), patterns (regex.c), escaping
- * for the output formats (esc.c) and decompression (inflate.c).  It uses
- * libc only.
+ * for the output formats (esc.c), decompression (inflate.c) and a second
+ * thread (pair.c).  It uses libc only.
  *
  *  - Fatal: out of memory (the x*() allocators, fold_grow(): "prog: out of
  *    memory", exit 1), a write error on stdout (exit 1; a closed pipe exits
@@ -150,11 +150,11 @@ double fold_opt_pct(const char *opt, const char *arg);
  * returned, nonl set.  A file that cannot be opened or read is reported
  * ("prog: name: error"), status 1, and the next file is read.
  * FOLD_IN_STREAM (default): lines dropped once used; files read, never
- * mapped (a fault a page: 70 against 23 ms of CPU for 95 MB on our VM).
- * FOLD_IN_WINDOW: the same, but a regular file (stdin too) is mapped and
- * read through a fold_window.  FOLD_IN_KEEP, for a caller that keeps some
- * lines: a regular file is mapped, lines handed out from the map (mapped
- * 1); a line the caller keeps (fold_in_keep() after it) stays valid until
+ * mapped (a fault a page: 70 against 23 ms of CPU for 95 MB, our VM).
+ * FOLD_IN_WINDOW: the same, but a regular file (stdin too) is mapped, read
+ * through a fold_window after its first line.  FOLD_IN_KEEP, for a caller
+ * that keeps lines: a regular file is mapped, lines handed out from the
+ * map (mapped 1); one kept (fold_in_keep() after it) stays valid until
  * fold_in_free(), so do the pages before it; pages behind with no kept line
  * are unmapped as reading goes on.  FOLD_IN_READ: never map.  hold
  * (WINDOW): set by a caller that uses lines after it reads on: pages from
@@ -198,24 +198,19 @@ void fold_in_error(struct fold_in *in, const char *name, int err,
     int isread);
 /* 1: a line in *line, *len; 0: end of all input. */
 int fold_in_line(struct fold_in *in, const char **line, size_t *len);
-/*
- * For callers that scan many lines in one pass: the unread bytes already in
- * the buffer after the last line returned (nothing is read), valid until
- * the next fold_in_*() call.  fold_in_take() consumes the first n of them,
- * which must be whole lines, nlines of them; fold_in_line() goes on after.
- */
+/* For callers that scan many lines in one pass: the unread bytes in the
+ * buffer after the last line returned (nothing read), valid until the next
+ * fold_in_*() call; fold_in_take() consumes the first n, nlines whole
+ * lines, and fold_in_line() goes on after them. */
 size_t fold_in_buffered(const struct fold_in *in, const char **p);
 void fold_in_take(struct fold_in *in, size_t n, unsigned long long nlines);
 /* FOLD_IN_KEEP: the last line returned is kept (see above). */
 void fold_in_keep(struct fold_in *in);
 void fold_in_free(struct fold_in *in);
-/*
- * Look ahead in a fold_in without consuming anything: the line that starts
- * *off bytes into the unread data of the current file (the first file is
- * opened if none is), *off moved past it; 0 at the end of that file.  The
- * line stays valid until the next fold_in_*() call.  Starting at *off = 0
- * and calling again walks the lines the next fold_in_line() calls return.
- */
+/* A look ahead, nothing consumed: the line *off bytes into the current
+ * file's unread data (the first file opened if none is), *off moved past
+ * it, valid until the next fold_in_*() call; 0 at the file's end.  From
+ * *off = 0 on, the lines the next fold_in_line() calls return. */
 int fold_in_peek(struct fold_in *in, size_t *off, const char **line,
     size_t *len);
 
@@ -309,11 +304,10 @@ uint32_t fold_intern(struct fold_intern *t, const char *s, size_t len,
 #define FOLD_NOID ((uint32_t)-1)
 uint32_t fold_intern_find_h(const struct fold_intern *t, const char *s,
     size_t len, uint64_t h);
-/* Hints for a batch of lookups (the frames of a stack), changing nothing:
- * fold_intern_prefetch() for each hash (the slot), then
+/* A hint that *p will be read soon (no effect where not supported).  For a
+ * batch of lookups: fold_intern_prefetch() for each hash (the slot), then
  * fold_intern_prefetch_str() for each (the string a slot may hold), then
  * the lookups: their cache misses overlap instead of coming one by one. */
-/* A hint that *p will be read soon (no effect where not supported). */
 #if defined(__GNUC__) || defined(__clang__)
 #define fold_prefetch(p) __builtin_prefetch(p)
 #else
@@ -343,11 +337,8 @@ void fold_reverse_ids(uint32_t *ids, size_t n);
 
 /* ---- count.c: sample counts -------------------------------------------- */
 
-/*
- * A count is an exact unsigned 64-bit integer, plus a fractional part for
- * inputs with decimal counts.  Sums of integers are exact; fold_num_add()
- * never wraps.
- */
+/* A count: an exact unsigned 64-bit integer, plus a fractional part for
+ * inputs with decimal counts; fold_num_add() never wraps. */
 typedef struct {
 	uint64_t i;
 	double f;
@@ -412,12 +403,9 @@ int fold_num_cmp(fold_num a, fold_num b, int frac);
 
 /* ---- regex.c: patterns ------------------------------------------------- */
 
-/*
- * POSIX extended regular expressions, with Perl's \w \W \d \D \s \S
- * accepted (translated to bracket expressions), or fixed strings.  Matching
- * works on byte strings with a length; a copy with a NUL is made internally,
- * so a NUL byte in a subject ends the subject for the regex engine.
- */
+/* POSIX extended regular expressions, with Perl's \w \W \d \D \s \S (as
+ * bracket expressions), or fixed strings, matched on byte strings with a
+ * length (copied with a NUL: a NUL byte ends a subject for the engine). */
 enum { FOLD_RE_FIXED = 1, FOLD_RE_ICASE = 2 };
 struct fold_re {
 	int flags;
@@ -459,36 +447,48 @@ void fold_re_xcompile(struct fold_re *re, const char *pat, int flags);
 
 /* ---- esc.c: escaping for the output formats ---------------------------- */
 
-/*
- * Decode the UTF-8 character at s (n > 0 bytes): its code point in *cp and
- * its length.  An invalid, overlong, surrogate or truncated sequence is one
- * byte long, with *cp = the byte and *bad = 1 (else *bad = 0).
- */
+/* The UTF-8 character at s (n > 0 bytes): its length, its code point in
+ * *cp; an invalid, overlong, surrogate or truncated sequence is one byte
+ * long, *cp the byte and *bad 1 (else *bad 0). */
 size_t fold_utf8_char(const unsigned char *s, size_t n, uint32_t *cp,
     int *bad);
 void fo_json_str(const char *s, size_t len);	/* "..." valid JSON text */
 void fo_csv_field(const char *s, size_t len);	/* RFC 4180 quoting */
 void fo_tsv_field(const char *s, size_t len);	/* \t \n \r \\ escaped */
 
+/* ---- pair.c: a second thread for the phases of a run ------------------ */
+
+/*
+ * A thread besides the caller's, made once and handed jobs in turn: one
+ * made a phase cost 0.1 ms each, and stalled the caller 1 to 4 ms when it
+ * ran first on the caller's processor.  fold_pair_new(): NULL if no thread
+ * can be made.  fold_pair_start(): fn(arg) begins there (after the job
+ * before was waited for); fold_pair_wait(): it is done.  fold_pair_both():
+ * fn(a1) there, fn(a0) here, both done on return (p NULL: both here, in
+ * turn).  fold_pair_free() waits for a job not waited for (p NULL: none).
+ */
+struct fold_pair;
+struct fold_pair *fold_pair_new(void);
+void fold_pair_start(struct fold_pair *p, void *(*fn)(void *), void *arg);
+void fold_pair_wait(struct fold_pair *p);
+void fold_pair_both(struct fold_pair *p, void *(*fn)(void *), void *a0,
+    void *a1);
+void fold_pair_free(struct fold_pair *p);
+
 /* ---- inflate.c: DEFLATE, zlib and gzip streams ------------------------- */
 
 /*
- * Decompress a whole zlib (RFC 1950) stream, raw DEFLATE (RFC 1951), or
- * gzip (RFC 1952: one or more members, as gzip -c a b writes; zero bytes
- * may follow the last) held in memory.  The input is untrusted.
- * fold_inflate(): in[0..n) to out[0..cap): returns the number of bytes
- * written, or (size_t)-1 with *why set to a static message ("bad block
- * type", "distance too far back", "output larger than expected", "bad
- * checksum", "truncated input", "trailing garbage", ...).  Bytes of out
- * past the length returned may have been written.  kind: FOLD_INFLATE_RAW,
- * _ZLIB, _GZIP, or _AUTO (gzip if it starts 1f 8b, zlib if the 2-byte
- * header checks, else raw).  Checksums are verified (adler32 for zlib,
- * crc32 and ISIZE for gzip; a gzip header's crc16).  Code length sets are
- * checked as zlib checks them.  Nothing is allocated; work and stack (about
- * 20 KB) are bounded (linear in n + cap).
- * fold_inflate_alloc(): the same into a malloc'd buffer grown as needed up
- * to max bytes (*outlen its length): NULL with *why on error; for gzip
- * whose size is not known in advance.  Out of memory is fatal (xrealloc).
+ * A whole zlib (RFC 1950), raw DEFLATE (RFC 1951) or gzip stream (RFC
+ * 1952: members as gzip -c a b writes them, zero bytes may follow) held in
+ * memory, untrusted.  fold_inflate(): in[0..n) to out[0..cap), the bytes
+ * written, or (size_t)-1 with *why a static message ("bad block type",
+ * "distance too far back", "bad checksum", "truncated input", ...); out
+ * past them may be written.  kind: _RAW, _ZLIB, _GZIP, or _AUTO (gzip if
+ * 1f 8b, zlib if its 2-byte header checks, else raw).  Checksums verified
+ * (adler32, crc32 and ISIZE, a gzip header's crc16), code length sets
+ * checked as zlib does.  No allocation; work and stack (20 KB) bounded.
+ * fold_inflate_alloc(): into a malloc'd buffer grown up to max bytes
+ * (*outlen its length), NULL with *why on error (out of memory: fatal).
  */
 enum { FOLD_INFLATE_RAW, FOLD_INFLATE_ZLIB, FOLD_INFLATE_GZIP, FOLD_INFLATE_AUTO };
 size_t fold_inflate(const unsigned char *in, size_t n, unsigned char *out,

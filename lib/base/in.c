@@ -115,13 +115,18 @@ drop_behind(struct fold_in *in)
 	in->maps[in->nmaps++].len = (size_t)(segend - b);
 }
 
-/* A window's pages ahead read in, those behind pos and hold given back. */
+/* A window's pages ahead read in, those behind pos and hold given back;
+ * none for a file's first line (a caller may read the rest its own way:
+ * stackcollapse-sample reads it with pread(2), and 4 MB read in were
+ * 0.45 ms of 33 lost). */
 static void
 window(struct fold_in *in)
 {
 	uintptr_t h = (uintptr_t)in->hold, d = (uintptr_t)in->data;
 	size_t lo = in->pos;
 
+	if (in->lineno == 0)
+		return;
 	/* (a hold in an earlier file's map holds nothing here) */
 	if (h >= d && h - d < lo)
 		lo = (size_t)(h - d);

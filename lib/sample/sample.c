@@ -126,6 +126,8 @@ struct fold_samplerep_st {
 	size_t smask, nslots;
 	char *rbuf;			/* read_range_fd()'s */
 	size_t rbcap;
+	struct fold_pair *pair;		/* with a second tree: the thread
+					   that read it, kept for _print() */
 };
 
 
@@ -1071,7 +1073,6 @@ struct reader {
 	/* the threaded reader: blocks[i % NBLK] is written, then handed
 	 * over (filled counts them), then used (used counts them) */
 	int threaded;
-	pthread_t thr;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct rec *blk[NBLK];
@@ -1357,6 +1358,7 @@ end_threaded(struct reader *rd)
 static int
 run_threaded(struct reader *rd)
 {
+	struct fold_pair *pair;
 	size_t k, n;
 	int done;
 
@@ -1372,11 +1374,12 @@ run_threaded(struct reader *rd)
 	fold_intern_init(&rd->threads);
 	pthread_mutex_init(&rd->mu, NULL);
 	pthread_cond_init(&rd->cv, NULL);
-	if (pthread_create(&rd->thr, NULL, reader_run, rd) != 0) {
+	if ((pair = fold_pair_new()) == NULL) {
 		rd->in.hold = NULL;
 		end_threaded(rd);
 		return 0;
 	}
+	fold_pair_start(pair, reader_run, rd);
 	for (;;) {
 		pthread_mutex_lock(&rd->mu);
 		while (rd->used == rd->filled && !rd->done) {
@@ -1396,7 +1399,8 @@ run_threaded(struct reader *rd)
 			pthread_cond_broadcast(&rd->cv);
 		pthread_mutex_unlock(&rd->mu);
 	}
-	pthread_join(rd->thr, NULL);
+	fold_pair_wait(pair);
+	fold_pair_free(pair);
 	end_threaded(rd);
 	return 1;
 }
@@ -1750,7 +1754,6 @@ split_run(struct reader *rd, const char *line1, const char *data, size_t n)
 	struct fold_samplerep_st *tmp;
 	struct chunks ch;
 	struct reading rg[2];
-	pthread_t thr;
 	unsigned long long lineno = rd->in.lineno;
 	size_t k, b, prev;
 	int ok;
@@ -1780,13 +1783,12 @@ split_run(struct reader *rd, const char *line1, const char *data, size_t n)
 	rg[0].ch = rg[1].ch = &ch;
 	rg[0].first = 0;
 	rg[1].first = 1;
-	if (pthread_create(&thr, NULL, read_chunks, &rg[1]) != 0) {
+	if ((r->st->pair = fold_pair_new()) == NULL) {
 		pthread_mutex_destroy(&ch.mu);
 		fold_samplerep_end(r2);
 		return 0;
 	}
-	read_chunks(&rg[0]);
-	pthread_join(thr, NULL);
+	fold_pair_both(r->st->pair, read_chunks, &rg[0], &rg[1]);
 	pthread_mutex_destroy(&ch.mu);
 	r->st->defer = r2->st->defer = NULL;
 	/* (an empty chunk is not read: the one before the next is prev) */
@@ -2258,15 +2260,15 @@ write_part(void *arg)
  * item below the empty stack in both, stdout written at offsets from
  * start); 0 if not, nothing written. */
 static int
-write_parts(const struct walk *w0, const struct titems *ti, int64_t start)
+write_parts(const struct walk *w0, const struct titems *ti, int64_t start,
+    struct fold_pair *pair)
 {
 	struct part pt[2];
 	struct fo_at at[2];
 	struct top *top;
 	uint64_t o = (uint64_t)start;
 	size_t i = 0, j = 0, n = 0, half;
-	pthread_t thr;
-	int s, other, err;
+	int s, err;
 
 	if (ti[0].tsz == NULL || ti[1].tsz == NULL)
 		return 0;
@@ -2300,12 +2302,7 @@ write_parts(const struct walk *w0, const struct titems *ti, int64_t start)
 		pt[s].bad = 0;
 		fo_at_init(&at[s], start);
 	}
-	other = pthread_create(&thr, NULL, write_part, &pt[1]) == 0;
-	write_part(&pt[0]);
-	if (other)
-		pthread_join(thr, NULL);
-	else
-		write_part(&pt[1]);
+	fold_pair_both(pair, write_part, &pt[0], &pt[1]);
 	err = at[0].err != 0 ? at[0].err : at[1].err;
 	for (s = 0; s < 2; s++) {
 		fo_at_free(&at[s]);
@@ -2332,9 +2329,8 @@ fold_samplerep_print(struct fold_samplerep *r)
 	size_t r0, no, at[2] = { 0, 0 }, end[2];
 	struct titems ti[2];
 	struct walk w;
-	pthread_t thr;
 	int64_t start = 0;
-	int s, other, parts;
+	int s, parts;
 
 	if (nf > UINT32_MAX / 2)
 		fold_die(1, "more than %lu distinct frames",
@@ -2385,12 +2381,10 @@ fold_samplerep_print(struct fold_samplerep *r)
 		ti[s].tsz = NULL;
 		ti[s].m = 0;
 	}
-	other = nt == 2 && pthread_create(&thr, NULL, make_items, &ti[1]) == 0;
-	make_items(&ti[0]);
-	if (other)
-		pthread_join(thr, NULL);
-	else if (nt == 2)
-		make_items(&ti[1]);
+	if (nt == 2)
+		fold_pair_both(st->pair, make_items, &ti[0], &ti[1]);
+	else
+		make_items(&ti[0]);
 	memset(&w, 0, sizeof(w));
 	w.st = st;
 	w.order = order;
@@ -2398,7 +2392,7 @@ fold_samplerep_print(struct fold_samplerep *r)
 		w.items[s] = ti[s].items;
 		end[s] = ti[s].m;
 	}
-	if (!parts || !write_parts(&w, ti, start))
+	if (!parts || !write_parts(&w, ti, start, st->pair))
 		walk(&w, at, end);
 	free(w.lv);
 	free(w.path);
@@ -2420,6 +2414,7 @@ fold_samplerep_end(struct fold_samplerep *r)
 		fold_warn("%llu sample%s of idle threads left out (a wait "
 		    "function on top: --all keeps them)",
 		    (unsigned long long)r->idle, r->idle == 1 ? "" : "s");
+	fold_pair_free(st->pair);
 	if (st->second != NULL)
 		fold_samplerep_end(st->second);
 	free(st->fmap);

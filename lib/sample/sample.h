@@ -47,7 +47,8 @@
  *    map where a read fails), each thread into a tree of its own (kept
  *    in r until _end()); _print() then writes the
  *    two trees at once, from two threads, when stdout takes writes at an
- *    offset (fo_at_begin()).  Else one thread reads lines and the
+ *    offset (fo_at_begin()).  The second thread is made once, for the
+ *    reading and _print() (fold_pair_new()), and ends in _end().  Else one thread reads lines and the
  *    caller's builds the tree.  Output, messages, their order and the
  *    status are the same as in one thread.  A bad FOLDKIT_SAMPLE_THREADS
  *    exits 2.

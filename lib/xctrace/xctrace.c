@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <spawn.h>
@@ -180,6 +179,8 @@ struct fold_xctrace_st {
 	uint64_t idlo, idhi;		/* the ids given, lowest and highest */
 	unsigned tick;			/* second: events since cancel read */
 	atomic_int *cancel;		/* second: the first says stop */
+	struct fold_pair *pair;		/* a second thread, once one was
+					   wanted (made once: fold_pair_new()) */
 	uint32_t *extid;		/* their ids, kinds, rows counted */
 	unsigned char *extkind;
 	uint64_t *extn;
@@ -1552,6 +1553,7 @@ st_free(struct fold_xctrace_st *st)
 	free(st->extid);
 	free(st->extkind);
 	free(st->extn);
+	fold_pair_free(st->pair);
 	free(st);
 }
 
@@ -1675,7 +1677,6 @@ pump(struct fold_xctrace_st *st)
 
 struct second {
 	struct fold_xctrace_st *st;
-	pthread_t thr;
 	atomic_int cancel;
 	int r;			/* its pump(): P_END is a whole half */
 };
@@ -1713,6 +1714,15 @@ row_boundary(const char *data, size_t n, size_t off)
 	return 0;
 }
 
+/* st's second thread, made the first time; NULL if none can be. */
+static struct fold_pair *
+pair_of(struct fold_xctrace_st *st)
+{
+	if (st->pair == NULL)
+		st->pair = fold_pair_new();
+	return st->pair;
+}
+
 /* The second reader of the mapped input pm, or NULL (one reader). */
 static struct second *
 split(struct fold_xctrace_st *st, const struct fold_padded *pm)
@@ -1742,12 +1752,13 @@ split(struct fold_xctrace_st *st, const struct fold_padded *pm)
 	atomic_init(&b->cancel, 0);
 	fold_xml_whole(&b->st->xml, pm->data, pm->n);
 	b->st->pm = pm;
-	if (pthread_create(&b->thr, NULL, second_run, b) != 0) {
+	if (pair_of(st) == NULL) {
 		fold_xml_free(&b->st->xml);
 		st_free(b->st);
 		free(b);
 		return NULL;
 	}
+	fold_pair_start(st->pair, second_run, b);
 	st->watch = 1;
 	st->stopat = mid;
 	return b;
@@ -1836,7 +1847,7 @@ second_end(struct fold_xctrace_st *st, struct second *b, int stopped)
 
 	if (!stopped)
 		atomic_store(&b->cancel, 1);
-	pthread_join(b->thr, NULL);
+	fold_pair_wait(st->pair);
 	if (stopped && b->r == P_END && b->st->why[0] == '\0')
 		used = merge(st, b->st) == 0;
 	fold_xml_free(&b->st->xml);
@@ -2361,16 +2372,18 @@ write_half(void *arg)
 	return NULL;
 }
 
-/* The nl lines of ol in two halves (see above): 1, or 0 if no thread
- * could be made (nothing written). */
+/* The nl lines of ol in two halves (see above), the second by pair: 1,
+ * or 0 if there is no second thread (nothing written). */
 static int
-write_halves(const struct lines *l, const struct keyset *ks,
-    const struct oline *ol, size_t nl, int64_t start)
+write_halves(struct fold_pair *pair, const struct lines *l,
+    const struct keyset *ks, const struct oline *ol, size_t nl, int64_t start)
 {
 	struct half h[2];
 	size_t tot = 0, i, m;
-	pthread_t thr;
 	int err, s;
+
+	if (pair == NULL)
+		return 0;
 
 	for (i = 0; i < nl; i++)
 		tot += ol[i].frames;
@@ -2384,10 +2397,7 @@ write_halves(const struct lines *l, const struct keyset *ks,
 		h[s].to = s == 0 ? m : nl;
 		h[s].start = start;
 	}
-	if (pthread_create(&thr, NULL, write_half, &h[1]) != 0)
-		return 0;
-	(void)write_half(&h[0]);
-	pthread_join(thr, NULL);
+	fold_pair_both(pair, write_half, &h[0], &h[1]);
 	err = h[0].w.err != 0 ? h[0].w.err : h[1].w.err;
 	fo_at_free(&h[0].w);
 	fo_at_free(&h[1].w);
@@ -2411,8 +2421,7 @@ fold_xctrace_print(struct fold_xctrace *xc)
 	uint64_t v;
 	size_t i, j, nst = fold_intern_count(&st->stacks);
 	uint32_t *rank, root, sid;
-	pthread_t thr;
-	int weight = (st->flags & FOLD_XCTRACE_WEIGHT) != 0, c, th = 0;
+	int weight = (st->flags & FOLD_XCTRACE_WEIGHT) != 0, c;
 	struct oline *ol;
 	size_t nl = 0;
 	int64_t start;
@@ -2442,14 +2451,8 @@ fold_xctrace_print(struct fold_xctrace *xc)
 		b.k[b.n].sid = (uint32_t)(nst + i);
 		b.k[b.n++].n = st->pend[i].n;
 	}
-	if (b.n >= KEYS_THREAD &&
-	    pthread_create(&thr, NULL, sort_keys, &b) == 0)
-		th = 1;
-	else
-		(void)sort_keys(&b);
-	(void)sort_keys(&a);
-	if (th)
-		pthread_join(thr, NULL);
+	fold_pair_both(b.n >= KEYS_THREAD ? pair_of(st) : NULL, sort_keys, &a,
+	    &b);
 	free(rank);
 	/* both in order, each key once, its counts summed (rows: no sum
 	 * comes near 2^64) */
@@ -2479,7 +2482,7 @@ fold_xctrace_print(struct fold_xctrace *xc)
 	}
 	if ((st->flags & FOLD_XCTRACE_ONE) || nl < ((st->flags &
 	    FOLD_XCTRACE_TWO) ? 2 : LINES_THREAD) || !fo_at_begin(&start) ||
-	    !write_halves(&l, &a, ol, nl, start))
+	    !write_halves(pair_of(st), &l, &a, ol, nl, start))
 		for (i = 0; i < nl; i++)
 			put_line(&l, ol[i].k->root, key_stack(&a, ol[i].k),
 			    ol[i].v);

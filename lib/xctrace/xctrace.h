@@ -54,7 +54,8 @@
  *  - Inputs ("-" or none: stdin) are summed; fold_xctrace_print() writes
  *    one line per distinct stack, sorted by its bytes (as sort(1)); to
  *    a regular file or /dev/null, from 4096 lines, in two halves at once
- *    by two threads, each at its offset (pwrite(2)).  An
+ *    by two threads, each at its offset (pwrite(2)).  One thread is made
+ *    for all an xc's work in two (fold_pair_new()), the first time.  An
  *    input that is a directory or ends in ".trace" is a trace bundle: it
  *    is exported by running `xctrace export` with the time-profile xpath
  *    (found on PATH) and its output read.

@@ -13,10 +13,17 @@
  *				alphabet (NUL and 0xff in it): needles of 0 to
  *				40 bytes, matches at every offset, at the very
  *				end, overlapping, and none
+ *	libcheck pair N SEED	fold_pair's jobs: N rounds of both halves of
+ *				a job, and of one job started, waited for and
+ *				run again; jobs of random lengths (some that
+ *				sleep past the pair's spin), each writing its
+ *				own slots, read after the wait; a pair freed
+ *				with a job running, and the NULL pair
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fold.h"
 
@@ -60,6 +67,107 @@ naive(const char *s, size_t len, const char *needle, size_t n)
 		if (memcmp(s + i, needle, n) == 0)
 			return s + i;
 	return NULL;
+}
+
+/* A job of fold_pair: its round's number written to its slots, after a
+ * while of work (or a sleep) of the length asked. */
+struct job {
+	unsigned long long round;
+	unsigned *slot;		/* NSLOT of them */
+	unsigned spin;		/* loops, or 0: a sleep of 2 ms */
+	volatile unsigned sink;
+};
+#define NSLOT 64
+
+static void *
+job_run(void *arg)
+{
+	struct job *j = arg;
+	struct timespec ts = { 0, 2000000 };
+	unsigned i;
+
+	if (j->spin == 0)
+		nanosleep(&ts, NULL);
+	for (i = 0; i < j->spin; i++)
+		j->sink = j->sink + i;
+	for (i = 0; i < NSLOT; i++)
+		j->slot[i] += (unsigned)j->round;
+	return NULL;
+}
+
+/* Each slot of j holds the sum of the rounds of the jobs run there. */
+static int
+slots_are(const struct job *j, unsigned long long sum, const char *what,
+    size_t r)
+{
+	unsigned i;
+
+	for (i = 0; i < NSLOT; i++)
+		if (j->slot[i] != (unsigned)sum) {
+			printf("%s: round %zu: slot %u is %u, not %u\n", what, r,
+			    i, j->slot[i], (unsigned)sum);
+			return 0;
+		}
+	return 1;
+}
+
+static int
+pair_check(size_t n)
+{
+	struct fold_pair *p;
+	struct job j[2];
+	unsigned long long sum[2] = { 0, 0 };
+	size_t r;
+	int k;
+
+	if ((p = fold_pair_new()) == NULL) {
+		printf("no thread\n");
+		return 1;
+	}
+	for (k = 0; k < 2; k++) {
+		j[k].slot = xcalloc(NSLOT, sizeof(*j[k].slot));
+		j[k].sink = 0;
+	}
+	for (r = 0; r < n; r++) {
+		for (k = 0; k < 2; k++) {
+			j[k].round = r + 1;
+			j[k].spin = rnd(40) == 0 ? 0 : rnd(4) == 0 ? rnd(200000) :
+			    rnd(50);
+		}
+		if (rnd(2)) {	/* both halves */
+			fold_pair_both(p, job_run, &j[0], &j[1]);
+			sum[0] += r + 1;
+			sum[1] += r + 1;
+		} else {	/* one there, the caller's own meanwhile */
+			fold_pair_start(p, job_run, &j[1]);
+			job_run(&j[0]);
+			fold_pair_wait(p);
+			sum[0] += r + 1;
+			sum[1] += r + 1;
+		}
+		if (!slots_are(&j[0], sum[0], "here", r) ||
+		    !slots_are(&j[1], sum[1], "there", r))
+			return 1;
+	}
+	/* freed with a job not waited for: it ends first */
+	j[1].round = 1;
+	j[1].spin = 0;
+	fold_pair_start(p, job_run, &j[1]);
+	fold_pair_free(p);
+	if (!slots_are(&j[1], sum[1] + 1, "freed", n))
+		return 1;
+	/* no pair: both here, in turn */
+	j[0].round = j[1].round = 1;
+	j[0].spin = j[1].spin = 1;
+	fold_pair_both(NULL, job_run, &j[0], &j[1]);
+	if (!slots_are(&j[0], sum[0] + 1, "NULL", n) ||
+	    !slots_are(&j[1], sum[1] + 2, "NULL", n))
+		return 1;
+	fold_pair_free(NULL);
+	free(j[0].slot);
+	free(j[1].slot);
+	printf("ok %zu rounds\n", n);
+	return 0;
 }
 
 static int
@@ -120,6 +228,8 @@ main(int argc, char **argv)
 	x = strtoull(argv[3], NULL, 10) * 0x9e3779b97f4a7c15ULL + 1;
 	if (strcmp(argv[1], "memmem") == 0)
 		return memmem_check(n);
+	if (strcmp(argv[1], "pair") == 0)
+		return pair_check(n);
 	if (strcmp(argv[1], "sort") != 0)
 		return 2;
 	fold_intern_init(&t);
