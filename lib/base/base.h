@@ -460,8 +460,8 @@ void fo_tsv_field(const char *s, size_t len);	/* \t \n \r \\ escaped */
 
 /*
  * A thread besides the caller's, made once and handed jobs in turn: one
- * made a phase cost 0.1 ms each, and stalled the caller 1 to 4 ms when it
- * ran first on the caller's processor.  fold_pair_new(): NULL if no thread
+ * made a phase cost 0.02 to 0.1 ms, and stalled the caller 1 to 4 ms when
+ * it ran first on the caller's processor.  fold_pair_new(): NULL if no thread
  * can be made.  fold_pair_start(): fn(arg) begins there (after the job
  * before was waited for); fold_pair_wait(): it is done.  fold_pair_both():
  * fn(a1) there, fn(a0) here, both done on return (p NULL: both here, in
