@@ -77,9 +77,7 @@ struct fold_samplerep_st {
 	unsigned flags;
 	struct chunk *defer;	/* messages wait in it (see split_run()) */
 	uint64_t maxown;	/* the most own samples of a stack */
-	struct fold_samplerep *second;	/* the second thread's tree, its
-					   frames fmap[] in this one's */
-	uint32_t *fmap;
+	struct fold_samplerep *second;	/* the second thread's tree */
 	int state;
 	int skipping;		/* lines below the stack are skipped */
 	uint64_t graphs;	/* call graphs begun in this input */
@@ -1696,29 +1694,6 @@ read_chunks(void *arg)
 	return NULL;
 }
 
-/* The frames of tree s2 made in st too: their numbers there. */
-static uint32_t *
-union_frames(struct fold_samplerep_st *st, const struct fold_samplerep_st *s2)
-{
-	size_t nf = fold_intern_count(&s2->texts), i;
-	uint32_t *fmap = xmalloc((nf + 1) * sizeof(*fmap)), id;
-	int isnew;
-
-	for (i = 0; i < nf; i++) {
-		id = fold_intern(&st->texts, s2->frames[i].s, s2->frames[i].len,
-		    &isnew);
-		if (isnew) {
-			fold_grow(&st->frames, &st->fcap, (size_t)id + 1,
-			    sizeof(*st->frames));
-			st->frames[id].s = fold_intern_str(&st->texts, id).s;
-			st->frames[id].len = s2->frames[i].len;
-			st->frames[id].idle = s2->frames[i].idle;
-		}
-		fmap[i] = id;
-	}
-	return fmap;
-}
-
 /* The waiting messages said, in order, each chunk's lines after those of
  * the chunks before it and lineno; the last line's number. */
 static unsigned long long
@@ -1818,7 +1793,6 @@ split_run(struct reader *rd, const char *line1, const char *data, size_t n)
 		fold_samplerep_eof(r);
 		return 1;
 	}
-	r->st->fmap = union_frames(r->st, r2->st);
 	r->st->second = r2;
 	r->idle = r->idle > UINT64_MAX - r2->idle ? UINT64_MAX :
 	    r->idle + r2->idle;
@@ -1892,12 +1866,154 @@ fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
  * stack are sorted as numbers.
  */
 
-/* The next rank: string v's. */
-static void
-emit(uint32_t *order, uint32_t *rank, size_t *r, uint32_t v)
+/*
+ * The ranks of one tree's frames or two's: the frames' texts sorted, each
+ * tree's by itself (at once, one in the second thread), then merged (a
+ * text in both is one); then the ranks of the two strings of each
+ * distinct text in turn.
+ */
+struct ranks {
+	size_t nu;
+	const struct frame **uf;	/* the distinct texts, in byte order */
+	uint32_t *of[2];	/* by distinct text: its frame in each tree
+				   (NOFRAME: none) */
+	uint32_t *order;	/* by rank: 2 * distinct text, + 1 for the
+				   second string */
+	uint32_t *rank[2];	/* by tree, 2 * frame (+ 1): the rank */
+};
+
+/* A tree's frames, sorted by their texts. */
+struct sorting {
+	const struct fold_samplerep_st *st;
+	uint32_t *ids;
+	size_t n;
+};
+
+static void *
+sort_frames(void *arg)
 {
-	order[*r] = v;
-	rank[v] = (uint32_t)(*r)++;
+	struct sorting *so = arg;
+	size_t i;
+
+	so->n = fold_intern_count(&so->st->texts);
+	so->ids = xmalloc((so->n + 1) * sizeof(*so->ids));
+	for (i = 0; i < so->n; i++)
+		so->ids[i] = (uint32_t)i;
+	fold_sort_names(so->ids, so->n, &so->st->texts);
+	return NULL;
+}
+
+/* The next rank: string b of distinct text u's. */
+static void
+emit(struct ranks *rk, size_t *r, size_t u, uint32_t b)
+{
+	int s;
+
+	rk->order[*r] = (uint32_t)(2 * u + b);
+	for (s = 0; s < 2; s++)
+		if (rk->of[s][u] != NOFRAME)
+			rk->rank[s][2 * rk->of[s][u] + b] = (uint32_t)*r;
+	(*r)++;
+}
+
+/*
+ * The ranks of the texts of so[0] and so[1] (each sorted), merged.  The
+ * strings: a text followed by the end comes where the text is, before the
+ * texts it begins; followed by ';', after those of them with a byte below
+ * ';' next (no text holds a ';') and before the others.  open[] holds the
+ * texts that begin the current one and wait for their second string.
+ */
+static void
+merge_frames(struct ranks *rk, const struct sorting *so,
+    const struct fold_samplerep_st *const *st)
+{
+	const struct frame *f[2], *g;
+	size_t at[2] = { 0, 0 }, n = so[0].n + so[1].n, u, k, r = 0, no = 0;
+	size_t *open = xmalloc((n + 1) * sizeof(*open));
+	struct fold_str x, y;
+	int c, s;
+
+	rk->uf = xmalloc((n + 1) * sizeof(*rk->uf));
+	rk->order = xmalloc((2 * n + 1) * sizeof(*rk->order));
+	for (s = 0; s < 2; s++) {
+		rk->of[s] = xmalloc((n + 1) * sizeof(*rk->of[s]));
+		rk->rank[s] = xmalloc((2 * so[s].n + 1) * sizeof(*rk->rank[s]));
+	}
+	for (u = 0; at[0] < so[0].n || at[1] < so[1].n; u++) {
+		for (s = 0; s < 2; s++) {
+			f[s] = at[s] < so[s].n ? &st[s]->frames[so[s].ids[at[s]]] :
+			    NULL;
+			/* (the texts lie anywhere: fetched ahead) */
+			if ((k = at[s] + AHEAD) < so[s].n)
+				fold_prefetch(st[s]->frames[so[s].ids[k]].s);
+			if (k + AHEAD < so[s].n)
+				fold_prefetch(&st[s]->frames[so[s].ids[k +
+				    AHEAD]]);
+		}
+		if (f[0] == NULL || f[1] == NULL)
+			c = f[0] == NULL ? 1 : -1;
+		else {
+			x.s = f[0]->s;
+			x.len = f[0]->len;
+			y.s = f[1]->s;
+			y.len = f[1]->len;
+			c = fold_strcmp(x, y);
+		}
+		rk->uf[u] = c <= 0 ? f[0] : f[1];
+		rk->of[0][u] = c <= 0 ? so[0].ids[at[0]++] : NOFRAME;
+		rk->of[1][u] = c >= 0 ? so[1].ids[at[1]++] : NOFRAME;
+		while (no > 0) {
+			g = rk->uf[open[no - 1]];
+			if (g->len < rk->uf[u]->len && (g->len == 0 ||
+			    memcmp(g->s, rk->uf[u]->s, g->len) == 0) &&
+			    (unsigned char)rk->uf[u]->s[g->len] < ';')
+				break;
+			emit(rk, &r, open[--no], 1);
+		}
+		emit(rk, &r, u, 0);
+		open[no++] = u;
+	}
+	while (no > 0)
+		emit(rk, &r, open[--no], 1);
+	rk->nu = u;
+	free(open);
+}
+
+/* The ranks of the frames of st[0] and st[1] (NULL: one tree); pair does
+ * half the sorting. */
+static void
+rank_frames(struct ranks *rk, const struct fold_samplerep_st *const *st,
+    struct fold_pair *pair)
+{
+	struct sorting so[2];
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		so[s].st = st[s];
+		so[s].ids = NULL;
+		so[s].n = 0;
+	}
+	if (st[1] != NULL)
+		fold_pair_both(pair, sort_frames, &so[0], &so[1]);
+	else
+		sort_frames(&so[0]);
+	if (so[0].n + so[1].n > UINT32_MAX / 2)
+		fold_die(1, "more than %lu distinct frames",
+		    (unsigned long)(UINT32_MAX / 2));
+	merge_frames(rk, so, st);
+	for (s = 0; s < 2; s++)
+		free(so[s].ids);
+}
+
+static void
+ranks_free(struct ranks *rk)
+{
+	free(rk->uf);
+	free(rk->of[0]);
+	free(rk->of[1]);
+	free(rk->order);
+	free(rk->rank[0]);
+	free(rk->rank[1]);
 }
 
 /*
@@ -1944,9 +2060,8 @@ sort_items(struct item *a, size_t n)
 struct titems {
 	struct fold_samplerep_st *st;	/* the tree (its child lists and nk[]
 				   used up: see make_items()) */
-	const uint32_t *fmap;	/* its frames' numbers in rank (NULL: as is) */
-	const uint32_t *rank;
-	const struct frame *frames;	/* by number in rank */
+	const uint32_t *rank;	/* by its frame (see struct ranks) */
+	const struct frame *frames;	/* its frames */
 	int sizes;		/* tsz[] wanted */
 	struct item *items;
 	size_t m;		/* the items below the empty stack */
@@ -2023,7 +2138,7 @@ make_items(void *arg)
 {
 	struct titems *ti = arg;
 	struct tnode *t = ti->st->t;
-	const uint32_t *rank = ti->rank, *fmap = ti->fmap;
+	const uint32_t *rank = ti->rank;
 	size_t tn = ti->st->tn, n, u, i, len;
 	unsigned char *fl = ti->st->nk;
 	uint32_t *first = xcalloc(tn + 2, sizeof(*first)), fr;
@@ -2056,7 +2171,7 @@ make_items(void *arg)
 		if (!(fl[n] & 1))
 			continue;
 		u = t[n].up + 1;
-		fr = fmap != NULL ? fmap[t[n].fr] : t[n].fr;
+		fr = t[n].fr;
 		if (sized) {	/* as the walk writes it */
 			len = ti->frames[fr].len;
 			if (u > 1 && PLEN(u - 1) > 0)
@@ -2103,7 +2218,7 @@ struct level {
 
 /* A walk of (a part of) the output, written with fo_room() or to at. */
 struct walk {
-	const struct fold_samplerep_st *st;	/* the frames */
+	const struct frame *const *uf;	/* the distinct texts (struct ranks) */
 	const uint32_t *order;
 	struct item *items[2];
 	struct fo_at *at;
@@ -2185,7 +2300,7 @@ walk(struct walk *w, const size_t *at, const size_t *end)
 		}
 		plen = l->plen;
 		k = w->order[rk];
-		f = &w->st->frames[k >> 1];
+		f = w->uf[k >> 1];
 		fold_grow(&w->path, &w->pcap, plen + 1 + f->len + 1, 1);
 		o = w->path + plen;
 		if (plen > 0)
@@ -2322,72 +2437,39 @@ write_parts(const struct walk *w0, const struct titems *ti, int64_t start,
 void
 fold_samplerep_print(struct fold_samplerep *r)
 {
+	const struct fold_samplerep_st *sts[2];
 	struct fold_samplerep_st *st = r->st, *s2;
-	size_t nf = fold_intern_count(&st->texts), i, nt;
-	uint32_t *order, *rank, *ids, *open;
-	const struct frame *f, *g;
-	size_t r0, no, at[2] = { 0, 0 }, end[2];
+	size_t at[2] = { 0, 0 }, end[2];
 	struct titems ti[2];
+	struct ranks rk;
 	struct walk w;
 	int64_t start = 0;
 	int s, parts;
 
-	if (nf > UINT32_MAX / 2)
-		fold_die(1, "more than %lu distinct frames",
-		    (unsigned long)(UINT32_MAX / 2));
-	order = xmalloc((2 * nf + 1) * sizeof(*order));
-	rank = xmalloc((2 * nf + 1) * sizeof(*rank));
-	ids = xmalloc((nf + 1) * sizeof(*ids));
-	open = xmalloc((nf + 1) * sizeof(*open));
-	/*
-	 * The frames' texts in byte order, then the strings: a text followed
-	 * by the end comes where the text is, before the texts it begins;
-	 * followed by ';', after those of them with a byte below ';' next (no
-	 * text holds a ';') and before the others.  open[] holds the texts
-	 * that begin the current one and wait for their second string.
-	 */
-	for (i = 0; i < nf; i++)
-		ids[i] = (uint32_t)i;
-	fold_sort_names(ids, nf, &st->texts);
-	for (i = r0 = 0, no = 0; i < nf; i++) {
-		f = &st->frames[ids[i]];
-		while (no > 0) {
-			g = &st->frames[open[no - 1]];
-			if (g->len < f->len && (g->len == 0 ||
-			    memcmp(g->s, f->s, g->len) == 0) &&
-			    (unsigned char)f->s[g->len] < ';')
-				break;
-			emit(order, rank, &r0, 2 * open[--no] + 1);
-		}
-		emit(order, rank, &r0, 2 * ids[i]);
-		open[no++] = ids[i];
-	}
-	while (no > 0)
-		emit(order, rank, &r0, 2 * open[--no] + 1);
-	free(open);
-	free(ids);
+	s2 = st->second != NULL ? st->second->st : NULL;
+	sts[0] = st;
+	sts[1] = s2;
+	rank_frames(&rk, sts, st->pair);
 	/* the items of the second half's tree made meanwhile, if any; with
 	 * two trees and an output written at offsets, their sizes too */
-	s2 = st->second != NULL ? st->second->st : NULL;
-	nt = s2 != NULL ? 2 : 1;
-	parts = nt == 2 && fo_at_begin(&start);
+	parts = s2 != NULL && fo_at_begin(&start);
 	for (s = 0; s < 2; s++) {
 		ti[s].st = s == 0 ? st : s2;
-		ti[s].fmap = s == 0 ? NULL : st->fmap;
-		ti[s].rank = rank;
-		ti[s].frames = st->frames;
+		ti[s].rank = rk.rank[s];
+		ti[s].frames = s == 0 ? st->frames : s2 != NULL ? s2->frames :
+		    NULL;
 		ti[s].sizes = parts;
 		ti[s].items = NULL;
 		ti[s].tsz = NULL;
 		ti[s].m = 0;
 	}
-	if (nt == 2)
+	if (s2 != NULL)
 		fold_pair_both(st->pair, make_items, &ti[0], &ti[1]);
 	else
 		make_items(&ti[0]);
 	memset(&w, 0, sizeof(w));
-	w.st = st;
-	w.order = order;
+	w.uf = rk.uf;
+	w.order = rk.order;
 	for (s = 0; s < 2; s++) {
 		w.items[s] = ti[s].items;
 		end[s] = ti[s].m;
@@ -2400,8 +2482,7 @@ fold_samplerep_print(struct fold_samplerep *r)
 		free(ti[s].items);
 		free(ti[s].tsz);
 	}
-	free(rank);
-	free(order);
+	ranks_free(&rk);
 }
 
 int
@@ -2417,7 +2498,6 @@ fold_samplerep_end(struct fold_samplerep *r)
 	fold_pair_free(st->pair);
 	if (st->second != NULL)
 		fold_samplerep_end(st->second);
-	free(st->fmap);
 	free(st->cache.buf);
 	free(st->rmap);
 	free(st->rthmap);
