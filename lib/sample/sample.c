@@ -356,6 +356,15 @@ cut_llvm(const char *s, size_t n)
 	return rtrim(s, q - 8);
 }
 
+/* Whether a name ends in "::h<16 hex>" (no longer than the demangler
+ * writes): a Rust name left half demangled, to be finished. */
+static int
+rust_hashed(const char *name, size_t nlen)
+{
+	return nlen >= 20 && nlen <= FOLD_DM_MAXOUT &&
+	    name[nlen - 17] == 'h' && name[nlen - 18] == ':';
+}
+
 /*
  * The number of the frame made of a new key, made once: frames of the same
  * text are one ("m`f" from "f  (in m)" and "f  (in m.dylib)").
@@ -371,9 +380,7 @@ make_frame(struct fold_samplerep_st *st, int thread, const char *mod,
 
 	if (!thread) {
 		nlen = cut_llvm(name, nlen);
-		/* "...::h<16 hex>" (no longer than the demangler writes) */
-		if (nlen >= 20 && nlen <= FOLD_DM_MAXOUT &&
-		    name[nlen - 17] == 'h' && name[nlen - 18] == ':') {
+		if (rust_hashed(name, nlen)) {
 			fold_grow(&st->tmp, &st->tcap, FOLD_DM_MAXOUT +
 			    12 * nlen + 32, 1);
 			if ((m = fold_rust_remangle(name, nlen,
@@ -384,10 +391,6 @@ make_frame(struct fold_samplerep_st *st, int thread, const char *mod,
 		}
 		if (n > 0)
 			name = st->tmp;
-		for (k = 0; fold_samplerep_idle[k] != NULL; k++)
-			if (strlen(fold_samplerep_idle[k]) == (n ? n : nlen) &&
-			    memcmp(fold_samplerep_idle[k], name, n ? n : nlen) == 0)
-				idle = 1;
 	}
 	if (n == 0)
 		n = nlen;
@@ -406,6 +409,10 @@ make_frame(struct fold_samplerep_st *st, int thread, const char *mod,
 	copy_semi(o, name, n);
 	id = fold_intern(&st->texts, st->fb, len, &isnew);
 	if (isnew) {
+		for (k = 0; !thread && fold_samplerep_idle[k] != NULL; k++)
+			if (strlen(fold_samplerep_idle[k]) == n &&
+			    memcmp(fold_samplerep_idle[k], name, n) == 0)
+				idle = 1;
 		fold_grow(&st->frames, &st->fcap, (size_t)id + 1,
 		    sizeof(*st->frames));
 		st->frames[id].s = fold_intern_str(&st->texts, id).s;
@@ -419,10 +426,11 @@ make_frame(struct fold_samplerep_st *st, int thread, const char *mod,
  * The frame of a tree line's text (after the count): its number.  A frame
  * line's whole text (with its offsets and addresses) is looked up first: a
  * text seen before is found by one look at the cache and one memcmp(),
- * without splitting it again.  A new one is split: its key, the text up
- * to the ')' of "(in MODULE)" (its name alone without it), holds what
- * makes the frame, which is made once a key.  A thread's text is the key,
- * in a table of its own.
+ * without splitting it again.  A new one is split and its frame's text
+ * made and looked up in the frames' table, but for a Rust name to be
+ * finished (demangled): its key, the text up to the ')' of "(in MODULE)",
+ * is looked up first, so that the frame is made once a key.  A thread's
+ * text is the key, in a table of its own.
  */
 static size_t
 cache_of(const char *t, size_t n)
@@ -522,14 +530,18 @@ frame_of(struct fold_samplerep_st *st, int thread, const char *t, size_t n,
 	if (set != NOSET && cache_find(&st->cache, set, t, n, &f))
 		return f;
 	split_frame(t, n, &nlen, &mod, &mlen);
-	klen = mod != NULL ? (size_t)(mod - t) + mlen + 1 : nlen;
-	id = fold_intern(&st->keys, t, klen, &isnew);
-	if (isnew) {
-		fold_grow(&st->keymap, &st->keycap, (size_t)id + 1,
-		    sizeof(*st->keymap));
-		st->keymap[id] = make_frame(st, 0, mod, mlen, t, nlen);
+	if (!rust_hashed(t, cut_llvm(t, nlen)))
+		f = make_frame(st, 0, mod, mlen, t, nlen);
+	else {
+		klen = mod != NULL ? (size_t)(mod - t) + mlen + 1 : nlen;
+		id = fold_intern(&st->keys, t, klen, &isnew);
+		if (isnew) {
+			fold_grow(&st->keymap, &st->keycap, (size_t)id + 1,
+			    sizeof(*st->keymap));
+			st->keymap[id] = make_frame(st, 0, mod, mlen, t, nlen);
+		}
+		f = st->keymap[id];
 	}
-	f = st->keymap[id];
 	if (set != NOSET)	/* n <= CTEXT: scan_line() saw to it */
 		cache_put(&st->cache, set, t, n, f);
 	return f;
