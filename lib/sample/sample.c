@@ -47,18 +47,28 @@ struct frame {
 enum { WIDE = 8, CACHE_BITS = 12, WAYS = 4 };	/* 4 ways a set */
 /* A frame line's text seen lately. */
 struct cached {
-	uint32_t off, len;	/* its copy, buf[off..off + len); 0: none */
-	uint32_t v, pad;	/* what it is: a frame, or a text id */
+	uint64_t pos;		/* where its copy was put (see tcache) */
+	uint32_t len;		/* its length; 0: none */
+	uint32_t v;		/* what it is: a frame, or a text id */
 };
-/* Texts longer than CTEXT are not cached; the copies take CBUF bytes at
- * most (then the cache starts again empty). */
-enum { CTEXT = 4096, CBUF = 4 << 20 };
+/* Texts longer than CTEXT are not cached; CBUF: about what the sets
+ * index, at a report's 140 bytes a text. */
+enum { CTEXT = 4096, CBUF = 2 << 20 };
 #define NOSET UINT32_MAX	/* a text in no set: not cached */
-/* The frame lines' texts seen lately, in sets of WAYS (newest first). */
+/*
+ * The frame lines' texts seen lately, in sets of WAYS (newest first).
+ * The copies go round a ring of CBUF bytes: a copy put at pos (counted
+ * from the first, bytes skipped at the ring's end included) is at buf[pos
+ * % CBUF], whole, and stays there until the copies after it pass pos +
+ * CBUF.  (It was 4 MB, emptied when full: more fresh pages, and copies
+ * that pushed the tables out of the processor's cache, for texts the sets
+ * could not index.)
+ */
 struct tcache {
 	struct cached sets[WAYS << CACHE_BITS];
-	char *buf;		/* the cached texts */
-	size_t used, cap;
+	char *buf;		/* the ring */
+	size_t cap;		/* its bytes so far */
+	uint64_t head;		/* where the next copy goes */
 };
 struct tnode {
 	uint64_t own;		/* its own samples */
@@ -467,7 +477,8 @@ cache_find(struct tcache *c, uint32_t set, const char *t, size_t n,
 	size_t w;
 
 	for (w = 0; w < WAYS; w++)
-		if (e[w].len == n && memcmp(c->buf + e[w].off, t, n) == 0) {
+		if (e[w].len == n && c->head - e[w].pos <= CBUF &&
+		    memcmp(c->buf + e[w].pos % CBUF, t, n) == 0) {
 			tmp = e[w];
 			memmove(e + 1, e, w * sizeof(*e));
 			e[0] = tmp;
@@ -482,18 +493,19 @@ static void
 cache_put(struct tcache *c, uint32_t set, const char *t, size_t n, uint32_t v)
 {
 	struct cached *e = &c->sets[WAYS * set];
+	size_t off = c->head % CBUF;
 
-	if (c->used + n > CBUF) {
-		memset(c->sets, 0, sizeof(c->sets));
-		c->used = 0;
+	if (off + n > CBUF) {	/* (the ring's end skipped) */
+		c->head += CBUF - off;
+		off = 0;
 	}
-	fold_grow(&c->buf, &c->cap, c->used + n, 1);
-	memcpy(c->buf + c->used, t, n);
+	fold_grow(&c->buf, &c->cap, off + n, 1);
+	memcpy(c->buf + off, t, n);
 	memmove(e + 1, e, (WAYS - 1) * sizeof(*e));
-	e->off = (uint32_t)c->used;
+	e->pos = c->head;
 	e->len = (uint32_t)n;
 	e->v = v;
-	c->used += n;
+	c->head += n;
 }
 
 /* Fetch the cache set of text t (c's set) and its newest text, a while
@@ -506,7 +518,7 @@ cache_prefetch(const struct tcache *c, uint32_t set, int text)
 	if (!text)
 		fold_prefetch(&c->sets[WAYS * set]);
 	else if (c->buf != NULL)
-		fold_prefetch(c->buf + c->sets[WAYS * set].off);
+		fold_prefetch(c->buf + c->sets[WAYS * set].pos % CBUF);
 }
 
 static uint32_t
