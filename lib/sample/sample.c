@@ -1897,7 +1897,6 @@ fold_samplerep_run(struct fold_samplerep *r, int nfiles, char **files)
  * distinct text in turn.
  */
 struct ranks {
-	size_t nu;
 	const struct frame **uf;	/* the distinct texts, in byte order */
 	uint32_t *of[2];	/* by distinct text: its frame in each tree
 				   (NOFRAME: none) */
@@ -1999,7 +1998,6 @@ merge_frames(struct ranks *rk, const struct sorting *so,
 	}
 	while (no > 0)
 		emit(rk, &r, open[--no], 1);
-	rk->nu = u;
 	free(open);
 }
 

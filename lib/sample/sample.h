@@ -36,10 +36,10 @@
  *  - Use: fold_samplerep_new(), fold_samplerep_run() (or _line() for each
  *    line with file and lineno set, then _eof() after each input), then
  *    _print() once (it uses up the trees' child lists: no line after it)
- *    and _end().  Memory grows with the distinct stacks and
- *    frames and the deepest stack, not with the input (the texts of lines
- *    seen lately are kept too, 4 MB at most); a regular file is read in
- *    place (FOLD_IN_WINDOW).
+ *    and _end().  Memory grows with the distinct stacks and frames and the
+ *    deepest stack, not with the input (the texts of lines seen lately are
+ *    kept too, 2 MB a tree at most); a regular file is read in place
+ *    (FOLD_IN_WINDOW).
  *  - _run() reads in two threads when FOLDKIT_SAMPLE_THREADS is 2, or is
  *    not set and the input is a regular file of 4 MB or more with two
  *    processors online; never with STRICT.  A single mapped file with
