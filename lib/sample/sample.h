@@ -45,13 +45,13 @@
  *    processors online; never with STRICT.  A single mapped file with
  *    threads' lines spread in it is read in chunks (with pread(2), the
  *    map where a read fails), each thread into a tree of its own (kept
- *    in r until _end()); _print() then writes the
- *    two trees at once, from two threads, when stdout takes writes at an
- *    offset (fo_at_begin()).  The second thread is made once, for the
- *    reading and _print() (fold_pair_new()), and ends in _end().  Else one thread reads lines and the
- *    caller's builds the tree.  Output, messages, their order and the
- *    status are the same as in one thread.  A bad FOLDKIT_SAMPLE_THREADS
- *    exits 2.
+ *    in r until _end()); _print() then sorts each tree's frames in its
+ *    thread and writes the two trees at once, from two threads, when
+ *    stdout takes writes at an offset (fo_at_begin()).  The second thread
+ *    is made once, for the reading and _print() (fold_pair_new()), and
+ *    ends in _end().  Else one thread reads lines and the caller's builds
+ *    the tree.  Output, messages, their order and the status are the same
+ *    as in one thread.  A bad FOLDKIT_SAMPLE_THREADS exits 2.
  *  - A line that is not a tree line (no 4 spaces, depth markers only or an
  *    odd number of them, a level skipped, no count, a count past 2^64 - 1,
  *    children's counts above their parent's) is "prog: file:line: what is
