@@ -177,7 +177,7 @@ settle(struct rec *a, size_t n, const struct fold_str *t, size_t d)
 				k++;
 			lim = k;
 		}
-		d = lim;	/* > d + 8: each turn goes deeper */
+		d = lim;	/* >= d + 8: each turn goes deeper */
 	}
 }
 
