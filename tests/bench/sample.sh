@@ -51,45 +51,35 @@ sm_row() {
 		    w / ow, (oc > 0 ? c / oc : 0), n }'
 }
 
+# sm_copies F: the capture's call graph 64 times over, each copy's threads
+# renamed (Thread_N_2, ...); with F 1, each copy's frame names too ("_K"
+# before "  (in "), so that its frame lines are new as the capture's are.
+sm_copies() {
+	awk -v K=64 -v F="$1" '
+	$0 == "Call graph:" { s = 1; print; next }
+	s == 1 && /^Total number in stack/ { s = 2 }
+	s == 1 { body[++n] = $0; next }
+	s == 2 && !done {
+		for (k = 1; k <= K; k++)
+			for (i = 1; i <= n; i++) {
+				l = body[i]
+				if (k > 1) {
+					sub(/Thread_[0-9]+/, "&_" k, l)
+					if (F) sub(/  \(in /, "_" k "&", l)
+				}
+				print l
+			}
+		done = 1
+	}
+	{ print }' sample-large.txt
+}
+
 if [ -z "$sm_src" ]; then
 	echo "sample: no inferno-large.txt.gz (set FOLDKIT_MACOS): skipped"
 else
 	[ -s sample-large.txt ] || gzip -dc "$sm_src/inferno-large.txt.gz" > sample-large.txt
-	if [ ! -s sample-64.txt ]; then
-		awk -v K=64 '
-		$0 == "Call graph:" { s = 1; print; next }
-		s == 1 && /^Total number in stack/ { s = 2 }
-		s == 1 { body[++n] = $0; next }
-		s == 2 && !done {
-			for (k = 1; k <= K; k++)
-				for (i = 1; i <= n; i++) {
-					l = body[i]
-					if (k > 1) sub(/Thread_[0-9]+/, "&_" k, l)
-					print l
-				}
-			done = 1
-		}
-		{ print }' sample-large.txt > sample-64.txt
-	fi
-	if [ ! -s sample-64f.txt ]; then
-		awk -v K=64 '
-		$0 == "Call graph:" { s = 1; print; next }
-		s == 1 && /^Total number in stack/ { s = 2 }
-		s == 1 { body[++n] = $0; next }
-		s == 2 && !done {
-			for (k = 1; k <= K; k++)
-				for (i = 1; i <= n; i++) {
-					l = body[i]
-					if (k > 1) {
-						sub(/Thread_[0-9]+/, "&_" k, l)
-						sub(/  \(in /, "_" k "&", l)
-					}
-					print l
-				}
-			done = 1
-		}
-		{ print }' sample-large.txt > sample-64f.txt
-	fi
+	[ -s sample-64.txt ] || sm_copies 0 > sample-64.txt
+	[ -s sample-64f.txt ] || sm_copies 1 > sample-64f.txt
 	[ -n "$sm_peer" ] || echo "sample: no inferno-collapse-sample (../shared/peers/build-inferno): ours alone"
 	sm_row "sample, large capture (1.5 MB)" sample-large.txt
 	sm_row "sample, capture x64 (86 MB)" sample-64.txt
