@@ -13,6 +13,20 @@
  *				before interned, the shared ones skipped (the
  *				least work of a tool that needs their ids, on
  *				sorted input)
+ *	floor sample  FILE [OUT]
+ *				a macOS sample(1) report in two halves, a
+ *				thread each (pread(2) 256 KiB at a time):
+ *				each tree line's frame text (after the
+ *				count) hashed whole, and the name of a text
+ *				whose hash was not among the last 16k seen
+ *				(the text up to its first "  (") interned.
+ *				Less than any collapser does: a hash met
+ *				again is taken as the same text, unchecked,
+ *				and no tree is built or sorted.  With OUT,
+ *				OUT bytes written to stdout besides (the
+ *				size of a collapser's output), each half
+ *				its half: the names, ';' after each, in
+ *				turn, copied into a 256 KiB buffer
  *	floor records FILE	a file-mode perf.data: its data section
  *				mapped (no read-ahead) and each record's
  *				header read, as any reader must to find the
@@ -105,6 +119,137 @@ records(const char *path, int tail)
 	}
 	printf("%llu records (%llu)\n", (unsigned long long)n,
 	    (unsigned long long)sum);
+	return 0;
+}
+
+/* floor sample: one half of the report, [from, to). */
+struct rhalf {
+	int fd;
+	off_t from, to;
+	unsigned long long lines, texts, named, out;
+	size_t names;
+	int err;
+};
+
+#define RECENT (1u << 14)
+
+static void *
+sample_half(void *arg)
+{
+	struct rhalf *h = arg;
+	struct fold_intern t;
+	uint64_t *recent = xcalloc(RECENT, sizeof(*recent)), hv;
+	char *buf = xmalloc(BUFSZ), *p, *e, *nl, *q, *x;
+	size_t have = 0, want, len;
+	off_t at = h->from;
+	ssize_t got;
+
+	fold_intern_init(&t);
+	while (at < h->to) {
+		if (have == BUFSZ) {	/* a line longer than the buffer */
+			h->err = 1;
+			break;
+		}
+		want = BUFSZ - have;
+		if ((off_t)want > h->to - at)
+			want = (size_t)(h->to - at);
+		if ((got = pread(h->fd, buf + have, want, at)) <= 0) {
+			h->err = 1;
+			break;
+		}
+		at += got;
+		have += (size_t)got;
+		for (p = buf, e = buf + have;
+		    (nl = memchr(p, '\n', (size_t)(e - p))) != NULL; p = nl + 1) {
+			h->lines++;
+			for (q = p; q < nl && (*q == ' ' || *q == '+' ||
+			    *q == '!' || *q == ':' || *q == '|'); q++)
+				;
+			if (q == p || q == nl || *q < '0' || *q > '9')
+				continue;
+			while (q < nl && *q >= '0' && *q <= '9')
+				q++;
+			q += q < nl;
+			h->texts++;
+			hv = fold_hash(q, (size_t)(nl - q));
+			if (recent[hv % RECENT] == hv)
+				continue;
+			recent[hv % RECENT] = hv;
+			for (len = (size_t)(nl - q), x = q; (x = memchr(x, '(',
+			    (size_t)(nl - x))) != NULL; x++)
+				if (x - q >= 2 && x[-1] == ' ' && x[-2] == ' ') {
+					len = (size_t)(x - 2 - q);
+					break;
+				}
+			fold_intern(&t, q, len, NULL);
+			h->named++;
+		}
+		have = (size_t)(e - p);
+		memmove(buf, p, have);
+	}
+	h->names = fold_intern_count(&t);
+	for (have = 0, len = 0; h->out > 0 && h->names > 0 && !h->err;) {
+		struct fold_str nm = t.strs[len++ % h->names];
+		size_t k = nm.len + 1 < h->out ? nm.len + 1 : (size_t)h->out;
+
+		if (have + k > BUFSZ) {
+			if (write(1, buf, have) != (ssize_t)have)
+				h->err = 1;
+			have = 0;
+		}
+		memcpy(buf + have, nm.s, k - 1);
+		buf[have + k - 1] = ';';
+		have += k;
+		h->out -= k;
+	}
+	if (have > 0 && write(1, buf, have) != (ssize_t)have)
+		h->err = 1;
+	fold_intern_free(&t);
+	free(recent);
+	free(buf);
+	return NULL;
+}
+
+static int
+sample(const char *path, unsigned long long out)
+{
+	struct rhalf h[2];
+	struct stat sb;
+	pthread_t th;
+	off_t mid;
+	char c;
+	int fd, i;
+
+	if ((fd = open(path, O_RDONLY)) < 0 || fstat(fd, &sb) != 0) {
+		perror(path);
+		return 1;
+	}
+	for (mid = sb.st_size / 2; mid < sb.st_size &&
+	    pread(fd, &c, 1, mid) == 1 && c != '\n'; mid++)
+		;
+	if (mid < sb.st_size)
+		mid++;
+	for (i = 0; i < 2; i++) {
+		memset(&h[i], 0, sizeof(h[i]));
+		h[i].fd = fd;
+		h[i].from = i == 0 ? 0 : mid;
+		h[i].to = i == 0 ? mid : sb.st_size;
+		h[i].out = i == 0 ? out / 2 : out - out / 2;
+	}
+	if (pthread_create(&th, NULL, sample_half, &h[1]) != 0) {
+		perror("pthread_create");
+		return 1;
+	}
+	sample_half(&h[0]);
+	pthread_join(th, NULL);
+	if (h[0].err || h[1].err) {
+		fprintf(stderr, "floor: %s: a read or write failed, or a line "
+		    "is over 256 KiB\n", path);
+		return 1;
+	}
+	fprintf(out > 0 ? stderr : stdout, "%llu lines, %llu frame texts, %llu names looked up, "
+	    "%zu + %zu names\n", h[0].lines + h[1].lines, h[0].texts +
+	    h[1].texts, h[0].named + h[1].named, h[0].names, h[1].names);
 	return 0;
 }
 
@@ -334,12 +479,16 @@ main(int argc, char **argv)
 	if (argc == 5 && strcmp(argv[1], "walk") == 0 &&
 	    (mode = walk(argv[2], strtoull(argv[3], NULL, 10), argv[4])) != 2)
 		return mode;
+	if (argc == 4 && strcmp(argv[1], "sample") == 0)
+		return sample(argv[2], strtoull(argv[3], NULL, 10));
 	if (argc != 3)
 		goto usage;
 	if (strcmp(argv[1], "records") == 0)
 		return records(argv[2], 0);
 	if (strcmp(argv[1], "ustack") == 0)
 		return records(argv[2], 1);
+	if (strcmp(argv[1], "sample") == 0)
+		return sample(argv[2], 0);
 	if (strcmp(argv[1], "lines") == 0)
 		mode = LINES;
 	else if (strcmp(argv[1], "frames") == 0)
@@ -425,7 +574,8 @@ main(int argc, char **argv)
 	fold_intern_free(&t);
 	return 0;
 usage:
-	fprintf(stderr, "usage: floor lines|frames|intern|new|records|ustack FILE\n"
+	fprintf(stderr, "usage: floor lines|frames|intern|new|sample|records|ustack "
+	    "FILE\n       floor sample FILE OUT\n"
 	    "       floor walk random|map|populate|read|pread|map2 K FILE\n");
 	return 2;
 }

@@ -43,12 +43,26 @@ sm_row() {
 		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU\n",
 		    "S", "stackcollapse-sample", "in turn with inferno:", w, c }'
 	set -- "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8"
+	sm_inf=$6
 	awk -v w="$6" -v k="$7" -v c="$8" -v ow="$3" -v oc="$5" -v n="$1" 'BEGIN {
 		printf "%-5s %-22s %-34s %8.3f s  %.3f s CPU  %7.1f MB RSS\n",
 		    "S", "inferno-collapse-sample", "same file (0.12.8)", w, c, k / 1024
 		printf "%-5s %-22s %-34s %7.1fx faster (CPU %.1fx) on %s\n",
 		    "S", "stackcollapse-sample", "against inferno-collapse-sample",
 		    w / ow, (oc > 0 ? c / oc : 0), n }'
+}
+
+# sm_floor WHAT CMD...: a floor's row (best_of, stdin /dev/null),
+# with what a tenth of inferno's time in the row before (sm_inf) is.
+sm_floor() {
+	sm_what=$1
+	shift
+	set -- $(best_of /dev/null "$@")
+	awk -v n="$sm_what" -v w="$1" -v c="$3" -v p="$sm_inf" 'BEGIN {
+		printf "%-5s %-22s %-34s %8.4f s  %.4f s CPU", "S", "floor", n, w, c
+		if (p != "")
+			printf "  (10x inferno: %.4f s)", p / 10
+		printf "\n" }'
 }
 
 # sm_copies F: the capture's call graph 64 times over, each copy's threads
@@ -81,9 +95,23 @@ else
 	[ -s sample-64.txt ] || sm_copies 0 > sample-64.txt
 	[ -s sample-64f.txt ] || sm_copies 1 > sample-64f.txt
 	[ -n "$sm_peer" ] || echo "sample: no inferno-collapse-sample (../shared/peers/build-inferno): ours alone"
+	sm_inf=
 	sm_row "sample, large capture (1.5 MB)" sample-large.txt
+	# what no tool avoids on the capture: being started (a program that
+	# opens /dev/null and ends), and reading the report and finding its
+	# lines (tests/bench/floor.c)
+	sm_floor "start, nothing read" ./floor lines /dev/null
+	sm_floor "capture: read, lines found" ./floor lines sample-large.txt
+	sm_inf=
 	sm_row "sample, capture x64 (86 MB)" sample-64.txt
 	sm_row "sample, x64, frames each copy's (88 MB)" sample-64f.txt
+	# less than any collapser does on it, in two threads: each frame
+	# line's text hashed, the names of texts not seen lately interned
+	# (no text compared, no tree, nothing sorted), and as many bytes
+	# written as our output has (names copied in turn)
+	sm_out=$("$bin/stackcollapse-sample" -q sample-64f.txt | wc -c)
+	sm_floor "x64f: names interned, output copied" ./floor sample sample-64f.txt $sm_out
+	sm_inf=
 	# the floor: reading the report and finding its lines, nothing else
 	set -- $(best_of /dev/null ./floor lines sample-64.txt)
 	awk -v w="$1" -v c="$3" 'BEGIN {
