@@ -20,13 +20,16 @@
  *				count) hashed whole, and the name of a text
  *				whose hash was not among the last 16k seen
  *				(the text up to its first "  (") interned.
- *				Less than any collapser does: a hash met
- *				again is taken as the same text, unchecked,
- *				and no tree is built or sorted.  With OUT,
+ *				and the half's names sorted (output is in
+ *				byte order: the names' order at least must
+ *				be known).  Less than any collapser does: a
+ *				hash met again is taken as the same text,
+ *				unchecked, and no tree is built.  With OUT,
  *				OUT bytes written to stdout besides (the
  *				size of a collapser's output), each half
  *				its half: the names, ';' after each, in
- *				turn, copied into a 256 KiB buffer
+ *				turn, copied into a 256 KiB buffer (and
+ *				the counts not printed)
  *	floor records FILE	a file-mode perf.data: its data section
  *				mapped (no read-ahead) and each record's
  *				header read, as any reader must to find the
@@ -139,6 +142,7 @@ sample_half(void *arg)
 	struct rhalf *h = arg;
 	struct fold_intern t;
 	uint64_t *recent = xcalloc(RECENT, sizeof(*recent)), hv;
+	uint32_t *ids;
 	char *buf = xmalloc(BUFSZ), *p, *e, *nl, *q, *x;
 	size_t have = 0, want, len;
 	off_t at = h->from;
@@ -188,8 +192,12 @@ sample_half(void *arg)
 		memmove(buf, p, have);
 	}
 	h->names = fold_intern_count(&t);
+	ids = xmalloc((h->names + 1) * sizeof(*ids));
+	for (len = 0; len < h->names; len++)
+		ids[len] = (uint32_t)len;
+	fold_sort_names(ids, h->names, &t);
 	for (have = 0, len = 0; h->out > 0 && h->names > 0 && !h->err;) {
-		struct fold_str nm = t.strs[len++ % h->names];
+		struct fold_str nm = t.strs[ids[len++ % h->names]];
 		size_t k = nm.len + 1 < h->out ? nm.len + 1 : (size_t)h->out;
 
 		if (have + k > BUFSZ) {
@@ -205,6 +213,7 @@ sample_half(void *arg)
 	if (have > 0 && write(1, buf, have) != (ssize_t)have)
 		h->err = 1;
 	fold_intern_free(&t);
+	free(ids);
 	free(recent);
 	free(buf);
 	return NULL;
@@ -247,9 +256,11 @@ sample(const char *path, unsigned long long out)
 		    "is over 256 KiB\n", path);
 		return 1;
 	}
-	fprintf(out > 0 ? stderr : stdout, "%llu lines, %llu frame texts, %llu names looked up, "
-	    "%zu + %zu names\n", h[0].lines + h[1].lines, h[0].texts +
-	    h[1].texts, h[0].named + h[1].named, h[0].names, h[1].names);
+	if (out == 0)	/* (else stdout is the output's) */
+		printf("%llu lines, %llu frame texts, %llu names looked "
+		    "up, %zu + %zu names\n", h[0].lines + h[1].lines,
+		    h[0].texts + h[1].texts, h[0].named + h[1].named,
+		    h[0].names, h[1].names);
 	return 0;
 }
 

@@ -107,10 +107,11 @@ else
 	sm_row "sample, x64, frames each copy's (88 MB)" sample-64f.txt
 	# less than any collapser does on it, in two threads: each frame
 	# line's text hashed, the names of texts not seen lately interned
-	# (no text compared, no tree, nothing sorted), and as many bytes
-	# written as our output has (names copied in turn)
+	# and sorted (the output is in byte order), and as many bytes
+	# written as our output has (names copied in turn); no text
+	# compared, no tree, no stacks ordered
 	sm_out=$("$bin/stackcollapse-sample" -q sample-64f.txt | wc -c)
-	sm_floor "x64f: names interned, output copied" ./floor sample sample-64f.txt $sm_out
+	sm_floor "x64f: names interned+sorted, out" ./floor sample sample-64f.txt $sm_out
 	sm_inf=
 	# the floor: reading the report and finding its lines, nothing else
 	set -- $(best_of /dev/null ./floor lines sample-64.txt)
