@@ -19,7 +19,7 @@
  *				each tree line's frame text (after the
  *				count) hashed whole, and the name of a text
  *				whose hash was not among the last 16k seen
- *				(the text up to its first "  (") interned.
+ *				(the text up to its first "  (") interned,
  *				and the half's names sorted (output is in
  *				byte order: the names' order at least must
  *				be known).  Less than any collapser does: a

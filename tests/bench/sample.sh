@@ -104,6 +104,11 @@ else
 	sm_floor "capture: read, lines found" ./floor lines sample-large.txt
 	sm_inf=
 	sm_row "sample, capture x64 (86 MB)" sample-64.txt
+	# the floor below (floor sample) on the same 64 copies: the tree is
+	# the same as x64f's, the names fewer
+	sm_out=$("$bin/stackcollapse-sample" -q sample-64.txt | wc -c)
+	sm_floor "x64: names interned+sorted, out" ./floor sample sample-64.txt $sm_out
+	sm_inf=
 	sm_row "sample, x64, frames each copy's (88 MB)" sample-64f.txt
 	# less than any collapser does on it, in two threads: each frame
 	# line's text hashed, the names of texts not seen lately interned
